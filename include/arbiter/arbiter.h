@@ -1,0 +1,17 @@
+/* Arbiter — the complete laws of chess. MIT licence, see LICENSE.
+ *
+ * The umbrella header: include this one.  Layers, lowest first:
+ *   common.h   errors, colours, pieces, squares, the 16-bit move
+ *   position.h board: position, make/unmake, legal moves, attacks, Polyglot keys, perft
+ *   notation.h FEN/EPD, SAN, UCI/LAN
+ *   status.h   check, mate, stalemate, insufficient material
+ */
+#ifndef ARBITER_ARBITER_H
+#define ARBITER_ARBITER_H
+
+#include "arbiter/common.h"
+#include "arbiter/position.h"
+#include "arbiter/notation.h"
+#include "arbiter/status.h"
+
+#endif

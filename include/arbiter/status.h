@@ -1,0 +1,45 @@
+/* Arbiter — the complete laws of chess. MIT licence, see LICENSE.
+ *
+ * status.h: the rules layer's facts about a single position — check, checkmate, stalemate and
+ * the insufficient-material classes of RULES.md R13.  (The exact dead-position test comes in
+ * its own module.)
+ *
+ * Ownership: nothing is allocated; callers own the position.  Thread-safety: reentrant.
+ */
+#ifndef ARBITER_STATUS_H
+#define ARBITER_STATUS_H
+
+#include "arbiter/position.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 if the side to move is checkmated. */
+ARB_API int arb_is_checkmate(const arb_position *pos);
+
+/* 1 if the side to move is stalemated. */
+ARB_API int arb_is_stalemate(const arb_position *pos);
+
+/* Material classes in which neither side can ever mate (FIDE 5.2.2 by material; R13). */
+typedef enum arb_material_class {
+  ARB_MATERIAL_SUFFICIENT = 0,  /* a helpmate may exist: pawns, rooks, queens, or mixed minors */
+  ARB_MATERIAL_KK = 1,          /* king against king */
+  ARB_MATERIAL_KBK = 2,         /* king and bishop against king */
+  ARB_MATERIAL_KNK = 3,         /* king and knight against king */
+  ARB_MATERIAL_BISHOPS_ONE_COLOR = 4 /* only bishops besides the kings, all on one square colour */
+} arb_material_class;
+
+/* The insufficient-material class of the position (both sides together). */
+ARB_API arb_material_class arb_material_class_of(const arb_position *pos);
+
+/* A static name for the class: "sufficient", "KvK", "KBvK", "KNvK", "bishops_one_colour". */
+ARB_API const char *arb_material_class_name(arb_material_class c);
+
+/* 1 if neither side has mating material (arb_material_class_of != SUFFICIENT). */
+ARB_API int arb_is_insufficient_material(const arb_position *pos);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

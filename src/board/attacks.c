@@ -1,0 +1,175 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * attacks.c: building the attack tables (magic bitboards, or PEXT indexing when built for
+ * BMI2), the between/line tables, and arb_init().
+ */
+#include <pthread.h>
+
+#include "board/bitboard.h"
+#include "board/zobrist.h"
+
+ARB_HIDDEN arb__tables arb__tab;
+
+static const int rook_dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+static const int bishop_dirs[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+
+/* Attacks of a slider found by walking its rays; slow, used to fill the tables. */
+static arb_bitboard ray_attacks(int sq, arb_bitboard occ, const int dirs[4][2]) {
+  arb_bitboard att = 0;
+  for (int d = 0; d < 4; d++) {
+    int f = sq % 8 + dirs[d][0], r = sq / 8 + dirs[d][1];
+    while (f >= 0 && f < 8 && r >= 0 && r < 8) {
+      att |= ARB_BB(r * 8 + f);
+      if (occ & ARB_BB(r * 8 + f)) break;
+      f += dirs[d][0];
+      r += dirs[d][1];
+    }
+  }
+  return att;
+}
+
+/* Relevant occupancy: the rays without their last square and without the piece's own. */
+static arb_bitboard relevant_mask(int sq, const int dirs[4][2]) {
+  arb_bitboard m = 0;
+  for (int d = 0; d < 4; d++) {
+    int f = sq % 8 + dirs[d][0], r = sq / 8 + dirs[d][1];
+    while (f + dirs[d][0] >= 0 && f + dirs[d][0] < 8 && r + dirs[d][1] >= 0 &&
+           r + dirs[d][1] < 8) {
+      m |= ARB_BB(r * 8 + f);
+      f += dirs[d][0];
+      r += dirs[d][1];
+    }
+  }
+  return m;
+}
+
+#if !ARB_USE_PEXT
+static uint64_t xorshift(uint64_t *s) {
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return *s * UINT64_C(2685821657736338717);
+}
+#endif
+
+/* Fills one slider's table.  With PEXT the index is the extracted occupancy; otherwise we
+ * search a magic multiplier with few bits set (deterministic seed, a few ms in all). */
+static void init_slider(arb__magic *mag, arb_bitboard *table, const int dirs[4][2]) {
+  arb_bitboard occs[4096], atts[4096];
+  uint32_t offset = 0;
+#if !ARB_USE_PEXT
+  uint64_t seed = UINT64_C(0x9E3779B97F4A7C15);
+#endif
+  for (int sq = 0; sq < 64; sq++) {
+    arb__magic *m = &mag[sq];
+    m->mask = relevant_mask(sq, dirs);
+    int bits = arb__popcount(m->mask);
+    m->shift = (uint32_t)(64 - bits);
+    m->offset = offset;
+    int n = 0;
+    arb_bitboard b = 0;
+    do {
+      occs[n] = b;
+      atts[n] = ray_attacks(sq, b, dirs);
+      n++;
+      b = (b - m->mask) & m->mask;
+    } while (b);
+#if ARB_USE_PEXT
+    m->magic = 0;
+    for (int i = 0; i < n; i++) table[offset + _pext_u64(occs[i], m->mask)] = atts[i];
+#else
+    /* epoch[] remembers which attempt wrote a slot, so the table needs no clearing. */
+    static _Thread_local int epoch[4096];
+    int attempt = 0;
+    for (int i = 0; i < 4096; i++) epoch[i] = 0;
+    for (;;) {
+      uint64_t magic;
+      do {
+        magic = xorshift(&seed) & xorshift(&seed) & xorshift(&seed);
+      } while (arb__popcount((m->mask * magic) >> 56) < 6);
+      attempt++;
+      int i = 0;
+      for (; i < n; i++) {
+        uint32_t idx = (uint32_t)(((occs[i] & m->mask) * magic) >> m->shift);
+        if (epoch[idx] < attempt) {
+          epoch[idx] = attempt;
+          table[offset + idx] = atts[i];
+        } else if (table[offset + idx] != atts[i]) {
+          break;
+        }
+      }
+      if (i == n) {
+        m->magic = magic;
+        break;
+      }
+    }
+#endif
+    offset += (uint32_t)n;
+  }
+}
+
+static void init_tables(void) {
+  for (int sq = 0; sq < 64; sq++) {
+    int f = sq % 8, r = sq / 8;
+    static const int kn[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
+                                 {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+    static const int kg[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1},
+                                 {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+    arb_bitboard n = 0, k = 0;
+    for (int i = 0; i < 8; i++) {
+      int nf = f + kn[i][0], nr = r + kn[i][1];
+      if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8) n |= ARB_BB(nr * 8 + nf);
+      int kf = f + kg[i][0], kr = r + kg[i][1];
+      if (kf >= 0 && kf < 8 && kr >= 0 && kr < 8) k |= ARB_BB(kr * 8 + kf);
+    }
+    arb__tab.knight[sq] = n;
+    arb__tab.king[sq] = k;
+    arb_bitboard b = ARB_BB(sq);
+    arb__tab.pawn[ARB_WHITE][sq] = arb__east(arb__north(b)) | arb__west(arb__north(b));
+    arb__tab.pawn[ARB_BLACK][sq] = arb__east(arb__south(b)) | arb__west(arb__south(b));
+  }
+  init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs);
+  init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs);
+  for (int a = 0; a < 64; a++) {
+    for (int b = 0; b < 64; b++) {
+      arb__tab.between[a][b] = 0;
+      arb__tab.line[a][b] = 0;
+      if (a == b) continue;
+      arb_bitboard ab = ARB_BB(a) | ARB_BB(b);
+      if (arb__rook_attacks((arb_square)a, 0) & ARB_BB(b)) {
+        arb__tab.line[a][b] = (arb__rook_attacks((arb_square)a, 0) &
+                               arb__rook_attacks((arb_square)b, 0)) | ab;
+        arb__tab.between[a][b] = arb__rook_attacks((arb_square)a, ab) &
+                                 arb__rook_attacks((arb_square)b, ab);
+      } else if (arb__bishop_attacks((arb_square)a, 0) & ARB_BB(b)) {
+        arb__tab.line[a][b] = (arb__bishop_attacks((arb_square)a, 0) &
+                               arb__bishop_attacks((arb_square)b, 0)) | ab;
+        arb__tab.between[a][b] = arb__bishop_attacks((arb_square)a, ab) &
+                                 arb__bishop_attacks((arb_square)b, ab);
+      }
+    }
+  }
+}
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+void arb_init(void) { pthread_once(&init_once, init_tables); }
+
+arb_bitboard arb_piece_attacks(arb_piece_type type, arb_square sq, arb_bitboard occupied) {
+  if (sq > 63) return 0;
+  arb_init();
+  switch (type) {
+  case ARB_KNIGHT: return arb__tab.knight[sq];
+  case ARB_BISHOP: return arb__bishop_attacks(sq, occupied);
+  case ARB_ROOK: return arb__rook_attacks(sq, occupied);
+  case ARB_QUEEN: return arb__queen_attacks(sq, occupied);
+  case ARB_KING: return arb__tab.king[sq];
+  default: return 0;
+  }
+}
+
+arb_bitboard arb_pawn_attacks(arb_color c, arb_square sq) {
+  if (sq > 63 || (c != ARB_WHITE && c != ARB_BLACK)) return 0;
+  arb_init();
+  return arb__tab.pawn[c][sq];
+}

@@ -1,0 +1,108 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * bitboard.h (internal): bit tricks and the attack tables of the board layer.
+ * The tables live in one hidden struct filled once by arb_init() (pthread_once) and only read
+ * afterwards.
+ */
+#ifndef ARB_BOARD_BITBOARD_H
+#define ARB_BOARD_BITBOARD_H
+
+#include "arbiter/position.h"
+
+#if defined(__BMI2__) && !defined(ARB_NO_PEXT)
+#include <immintrin.h>
+#define ARB_USE_PEXT 1
+#else
+#define ARB_USE_PEXT 0
+#endif
+
+#define ARB_HIDDEN __attribute__((visibility("hidden")))
+
+#define ARB_BB(sq) (UINT64_C(1) << (sq))
+#define ARB_FILE_A_BB UINT64_C(0x0101010101010101)
+#define ARB_FILE_H_BB (ARB_FILE_A_BB << 7)
+#define ARB_RANK_1_BB UINT64_C(0xFF)
+#define ARB_RANK_BB(r) (ARB_RANK_1_BB << (8 * (r)))
+#define ARB_FILE_BB(f) (ARB_FILE_A_BB << (f))
+#define ARB_LIGHT_SQUARES UINT64_C(0x55AA55AA55AA55AA)
+#define ARB_DARK_SQUARES UINT64_C(0xAA55AA55AA55AA55)
+
+static inline int arb__popcount(arb_bitboard b) { return __builtin_popcountll(b); }
+static inline arb_square arb__lsb(arb_bitboard b) { return (arb_square)__builtin_ctzll(b); }
+static inline arb_square arb__pop_lsb(arb_bitboard *b) {
+  arb_square s = arb__lsb(*b);
+  *b &= *b - 1;
+  return s;
+}
+static inline int arb__more_than_one(arb_bitboard b) { return (b & (b - 1)) != 0; }
+
+/* Shift a whole board one step; files wrapping around the edge are masked off. */
+static inline arb_bitboard arb__north(arb_bitboard b) { return b << 8; }
+static inline arb_bitboard arb__south(arb_bitboard b) { return b >> 8; }
+static inline arb_bitboard arb__east(arb_bitboard b) { return (b & ~ARB_FILE_H_BB) << 1; }
+static inline arb_bitboard arb__west(arb_bitboard b) { return (b & ~ARB_FILE_A_BB) >> 1; }
+
+typedef struct arb__magic {
+  arb_bitboard mask;
+  uint64_t magic;
+  uint32_t offset; /* into the shared slider table */
+  uint32_t shift;
+} arb__magic;
+
+#define ARB_ROOK_TABLE_SIZE 102400
+#define ARB_BISHOP_TABLE_SIZE 5248
+
+typedef struct arb__tables {
+  arb__magic rook[64];
+  arb__magic bishop[64];
+  arb_bitboard knight[64];
+  arb_bitboard king[64];
+  arb_bitboard pawn[2][64];
+  arb_bitboard between[64][64]; /* squares strictly between two aligned squares, else 0 */
+  arb_bitboard line[64][64];    /* the whole line through two aligned squares, else 0 */
+  arb_bitboard rook_table[ARB_ROOK_TABLE_SIZE];
+  arb_bitboard bishop_table[ARB_BISHOP_TABLE_SIZE];
+} arb__tables;
+
+/* Written once inside arb_init()'s pthread_once, read-only afterwards. */
+extern ARB_HIDDEN arb__tables arb__tab;
+
+static inline arb_bitboard arb__rook_attacks(arb_square sq, arb_bitboard occ) {
+  const arb__magic *m = &arb__tab.rook[sq];
+#if ARB_USE_PEXT
+  return arb__tab.rook_table[m->offset + _pext_u64(occ, m->mask)];
+#else
+  return arb__tab.rook_table[m->offset + (((occ & m->mask) * m->magic) >> m->shift)];
+#endif
+}
+
+static inline arb_bitboard arb__bishop_attacks(arb_square sq, arb_bitboard occ) {
+  const arb__magic *m = &arb__tab.bishop[sq];
+#if ARB_USE_PEXT
+  return arb__tab.bishop_table[m->offset + _pext_u64(occ, m->mask)];
+#else
+  return arb__tab.bishop_table[m->offset + (((occ & m->mask) * m->magic) >> m->shift)];
+#endif
+}
+
+static inline arb_bitboard arb__queen_attacks(arb_square sq, arb_bitboard occ) {
+  return arb__rook_attacks(sq, occ) | arb__bishop_attacks(sq, occ);
+}
+
+/* Pieces of colour `by` attacking sq, occupancy occ. */
+static inline arb_bitboard arb__attackers_by(const arb_position *p, arb_square sq, int by,
+                                             arb_bitboard occ) {
+  arb_bitboard them = p->by_color[by];
+  arb_bitboard rq = p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN];
+  arb_bitboard bq = p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN];
+  return them & ((arb__tab.pawn[by ^ 1][sq] & p->by_type[ARB_PAWN]) |
+                 (arb__tab.knight[sq] & p->by_type[ARB_KNIGHT]) |
+                 (arb__tab.king[sq] & p->by_type[ARB_KING]) | (arb__rook_attacks(sq, occ) & rq) |
+                 (arb__bishop_attacks(sq, occ) & bq));
+}
+
+static inline arb_square arb__king_sq(const arb_position *p, int c) {
+  return arb__lsb(p->by_type[ARB_KING] & p->by_color[c]);
+}
+
+#endif

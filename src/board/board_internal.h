@@ -1,0 +1,49 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * board_internal.h (internal): placing and removing pieces, shared by position.c and fen.c.
+ * These keep board[], by_type[] and by_color[] consistent; keys are the caller's business.
+ */
+#ifndef ARB_BOARD_INTERNAL_H
+#define ARB_BOARD_INTERNAL_H
+
+#include "board/bitboard.h"
+
+static inline void arb__put(arb_position *p, arb_piece pc, arb_square sq) {
+  arb_bitboard b = ARB_BB(sq);
+  p->board[sq] = pc;
+  p->by_type[0] |= b;
+  p->by_type[ARB_PIECE_TYPE(pc)] |= b;
+  p->by_color[ARB_PIECE_COLOR(pc)] |= b;
+}
+
+static inline void arb__remove(arb_position *p, arb_square sq) {
+  arb_piece pc = p->board[sq];
+  arb_bitboard b = ARB_BB(sq);
+  p->board[sq] = ARB_NO_PIECE;
+  p->by_type[0] ^= b;
+  p->by_type[ARB_PIECE_TYPE(pc)] ^= b;
+  p->by_color[ARB_PIECE_COLOR(pc)] ^= b;
+}
+
+static inline void arb__move_piece(arb_position *p, arb_square from, arb_square to) {
+  arb_piece pc = p->board[from];
+  arb_bitboard b = ARB_BB(from) | ARB_BB(to);
+  p->board[from] = ARB_NO_PIECE;
+  p->board[to] = pc;
+  p->by_type[0] ^= b;
+  p->by_type[ARB_PIECE_TYPE(pc)] ^= b;
+  p->by_color[ARB_PIECE_COLOR(pc)] ^= b;
+}
+
+/* Where king and rook end up when castling with the rook on rook_sq (any start files). */
+static inline arb_square arb__castle_king_to(int color, arb_square king_sq, arb_square rook_sq) {
+  return (arb_square)((color == ARB_WHITE ? 0 : 56) + (rook_sq > king_sq ? 6 : 2));
+}
+static inline arb_square arb__castle_rook_to(int color, arb_square king_sq, arb_square rook_sq) {
+  return (arb_square)((color == ARB_WHITE ? 0 : 56) + (rook_sq > king_sq ? 5 : 3));
+}
+
+/* The move generator, internal entry points (movegen.c). */
+int arb__generate_pseudo(const arb_position *p, arb_move *moves) ARB_HIDDEN;
+
+#endif

@@ -1,0 +1,314 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * movegen.c: fully legal move generation with a check mask and pin masks.
+ *
+ * One generator body serves three modes, specialised by the compiler because the mode is a
+ * constant at every call site: LIST writes moves, COUNT only counts them (popcounts over
+ * target sets, used for perft's last ply), ANY stops at the first legal move.
+ *
+ * Legality without make/unmake:
+ * - king moves: the destination must not be attacked with the king removed from the board
+ *   (so the king cannot step back along the line of a slider that checks it);
+ * - double check: king moves only;
+ * - single check: other pieces must capture the checker or block (checkmask);
+ * - a piece pinned to its king may move only along the line through king and pinner;
+ * - en passant is checked exactly by removing both pawns (the rank "double pin") and
+ *   asking whether anything then attacks the king;
+ * - castling: not in check, the squares between king, rook and their destinations empty
+ *   (apart from the two castling pieces), the king's path not attacked, and its destination
+ *   not attacked once the rook has left (Chess960: the rook may have shielded it).
+ * The enemy king is never a target, so even an accepted "opponent in check" position can't
+ * lose its king.
+ */
+#include "board/board_internal.h"
+
+enum { MODE_LIST, MODE_COUNT, MODE_ANY };
+
+#define PROMO_MOVES(list, n, from, to)                                                             \
+  do {                                                                                             \
+    list[n++] = ARB_MOVE_MAKE_SPECIAL(from, to, ARB_MOVE_PROMOTION, ARB_QUEEN);                    \
+    list[n++] = ARB_MOVE_MAKE_SPECIAL(from, to, ARB_MOVE_PROMOTION, ARB_ROOK);                     \
+    list[n++] = ARB_MOVE_MAKE_SPECIAL(from, to, ARB_MOVE_PROMOTION, ARB_BISHOP);                   \
+    list[n++] = ARB_MOVE_MAKE_SPECIAL(from, to, ARB_MOVE_PROMOTION, ARB_KNIGHT);                   \
+  } while (0)
+
+/* Adds every move from `from` to the squares of `targets`. */
+#define ADD_TARGETS(from, targets)                                                                 \
+  do {                                                                                             \
+    arb_bitboard t_ = (targets);                                                                   \
+    if (mode == MODE_LIST) {                                                                       \
+      while (t_) list[n++] = ARB_MOVE_MAKE(from, arb__pop_lsb(&t_));                               \
+    } else {                                                                                       \
+      n += arb__popcount(t_);                                                                      \
+      if (mode == MODE_ANY && n) return n;                                                         \
+    }                                                                                              \
+  } while (0)
+
+/* Adds pawn moves to the squares of `targets`, each coming from `to - delta`. */
+#define ADD_PAWN_SET(targets, delta, promo)                                                        \
+  do {                                                                                             \
+    arb_bitboard t_ = (targets);                                                                   \
+    if (mode == MODE_LIST) {                                                                       \
+      while (t_) {                                                                                 \
+        arb_square to_ = arb__pop_lsb(&t_);                                                        \
+        arb_square from_ = (arb_square)(to_ - (delta));                                            \
+        if (promo)                                                                                 \
+          PROMO_MOVES(list, n, from_, to_);                                                        \
+        else                                                                                       \
+          list[n++] = ARB_MOVE_MAKE(from_, to_);                                                   \
+      }                                                                                            \
+    } else {                                                                                       \
+      n += arb__popcount(t_) * ((promo) ? 4 : 1);                                                  \
+      if (mode == MODE_ANY && n) return n;                                                         \
+    }                                                                                              \
+  } while (0)
+
+static inline arb_bitboard pawn_push(arb_bitboard b, int us) {
+  return us == ARB_WHITE ? b << 8 : b >> 8;
+}
+
+static inline __attribute__((always_inline)) int generate(const arb_position *p, arb_move *list,
+                                                          const int mode, const int us) {
+  const int them = us ^ 1;
+  const arb_bitboard occ = p->by_type[0];
+  const arb_bitboard own = p->by_color[us], opp = p->by_color[them];
+  const arb_square ksq = arb__king_sq(p, us);
+  const arb_bitboard their_king = p->by_type[ARB_KING] & opp;
+  const arb_bitboard checkers = arb__attackers_by(p, ksq, them, occ);
+  int n = 0;
+
+  /* King moves. */
+  {
+    const arb_bitboard occ_nk = occ ^ ARB_BB(ksq);
+    arb_bitboard kt = arb__tab.king[ksq] & ~own & ~their_king, ok = 0;
+    while (kt) {
+      arb_square s = arb__pop_lsb(&kt);
+      if (!arb__attackers_by(p, s, them, occ_nk)) ok |= ARB_BB(s);
+    }
+    ADD_TARGETS(ksq, ok);
+  }
+  if (arb__more_than_one(checkers)) return n;
+
+  const arb_bitboard target = ~own & ~their_king;
+  arb_bitboard checkmask = ~UINT64_C(0);
+  if (checkers) checkmask = arb__tab.between[ksq][arb__lsb(checkers)] | checkers;
+  const arb_bitboard mask = target & checkmask;
+
+  /* Pinned pieces: own pieces alone between the king and an enemy slider. */
+  arb_bitboard pinned = 0;
+  {
+    const arb_bitboard rq = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & opp;
+    const arb_bitboard bq = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & opp;
+    arb_bitboard snipers = (arb__rook_attacks(ksq, opp) & rq) | (arb__bishop_attacks(ksq, opp) & bq);
+    while (snipers) {
+      arb_square s = arb__pop_lsb(&snipers);
+      arb_bitboard b = arb__tab.between[ksq][s] & occ;
+      if (b && !arb__more_than_one(b) && (b & own)) pinned |= b;
+    }
+  }
+  /* In check a pinned piece can never help: it can neither leave its line nor reach the
+   * checker on another line. */
+  const arb_bitboard movable = checkers ? own & ~pinned : own;
+
+  /* Pawns. */
+  {
+    const arb_bitboard pawns = p->by_type[ARB_PAWN] & movable;
+    const arb_bitboard rank7 = ARB_RANK_BB(us == ARB_WHITE ? 6 : 1);
+    const arb_bitboard rank3 = ARB_RANK_BB(us == ARB_WHITE ? 2 : 5);
+    const arb_bitboard empty = ~occ;
+    const arb_bitboard enemies = opp & ~their_king & checkmask;
+    const int up = us == ARB_WHITE ? 8 : -8;
+    const int upleft = us == ARB_WHITE ? 7 : -9, upright = us == ARB_WHITE ? 9 : -7;
+    const arb_bitboard free_pawns = pawns & ~pinned;
+    for (int promo = 0; promo < 2; promo++) {
+      arb_bitboard pw = free_pawns & (promo ? rank7 : ~rank7);
+      if (!pw) continue;
+      arb_bitboard single = pawn_push(pw, us) & empty;
+      arb_bitboard dbl = promo ? 0 : pawn_push(single & rank3, us) & empty & checkmask;
+      single &= checkmask;
+      arb_bitboard l = pawn_push(arb__west(pw), us) & enemies;
+      arb_bitboard r = pawn_push(arb__east(pw), us) & enemies;
+      ADD_PAWN_SET(single, up, promo);
+      ADD_PAWN_SET(dbl, 2 * up, 0);
+      ADD_PAWN_SET(l, upleft, promo);
+      ADD_PAWN_SET(r, upright, promo);
+    }
+    /* Pinned pawns (never in check, see `movable`), one by one along their pin line. */
+    arb_bitboard pp = pawns & pinned;
+    while (pp) {
+      arb_square from = arb__pop_lsb(&pp);
+      arb_bitboard b = ARB_BB(from);
+      arb_bitboard single = pawn_push(b, us) & empty;
+      arb_bitboard t = single | (pawn_push(single & rank3, us) & empty) |
+                       (arb__tab.pawn[us][from] & opp & ~their_king);
+      t &= arb__tab.line[ksq][from];
+      if (mode == MODE_LIST) {
+        while (t) {
+          arb_square to = arb__pop_lsb(&t);
+          if (b & rank7)
+            PROMO_MOVES(list, n, from, to);
+          else
+            list[n++] = ARB_MOVE_MAKE(from, to);
+        }
+      } else {
+        n += arb__popcount(t) * ((b & rank7) ? 4 : 1);
+        if (mode == MODE_ANY && n) return n;
+      }
+    }
+    /* En passant: exact test with both pawns removed. */
+    if (p->ep_square != ARB_NO_SQUARE) {
+      const arb_square ep = p->ep_square, capsq = (arb_square)(ep ^ 8);
+      arb_bitboard cands = arb__tab.pawn[them][ep] & p->by_type[ARB_PAWN] & own;
+      while (cands) {
+        arb_square from = arb__pop_lsb(&cands);
+        arb_bitboard o = (occ ^ ARB_BB(from) ^ ARB_BB(capsq)) | ARB_BB(ep);
+        if (arb__attackers_by(p, ksq, them, o) & ~ARB_BB(capsq)) continue;
+        if (mode == MODE_LIST)
+          list[n++] = ARB_MOVE_MAKE_SPECIAL(from, ep, ARB_MOVE_EN_PASSANT, ARB_KNIGHT);
+        else {
+          n++;
+          if (mode == MODE_ANY) return n;
+        }
+      }
+    }
+  }
+
+  /* Knights: a pinned knight never moves. */
+  {
+    arb_bitboard kn = p->by_type[ARB_KNIGHT] & movable & ~pinned;
+    while (kn) {
+      arb_square s = arb__pop_lsb(&kn);
+      ADD_TARGETS(s, arb__tab.knight[s] & mask);
+    }
+  }
+  /* Sliders. */
+  {
+    arb_bitboard b = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & movable;
+    while (b) {
+      arb_square s = arb__pop_lsb(&b);
+      arb_bitboard t = arb__bishop_attacks(s, occ) & mask;
+      if (pinned & ARB_BB(s)) t &= arb__tab.line[ksq][s];
+      ADD_TARGETS(s, t);
+    }
+    arb_bitboard r = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & movable;
+    while (r) {
+      arb_square s = arb__pop_lsb(&r);
+      arb_bitboard t = arb__rook_attacks(s, occ) & mask;
+      if (pinned & ARB_BB(s)) t &= arb__tab.line[ksq][s];
+      ADD_TARGETS(s, t);
+    }
+  }
+
+  /* Castling. */
+  if (!checkers) {
+    arb_bitboard rooks = p->castling_rooks & own;
+    while (rooks) {
+      arb_square r = arb__pop_lsb(&rooks);
+      arb_square kto = arb__castle_king_to(us, ksq, r), rto = arb__castle_rook_to(us, ksq, r);
+      arb_bitboard need_empty = (arb__tab.between[ksq][kto] | ARB_BB(kto) |
+                                 arb__tab.between[r][rto] | ARB_BB(rto)) &
+                                ~(ARB_BB(ksq) | ARB_BB(r));
+      if (need_empty & occ) continue;
+      arb_bitboard path = arb__tab.between[ksq][kto];
+      int attacked = 0;
+      while (path && !attacked) attacked = arb__attackers_by(p, arb__pop_lsb(&path), them, occ) != 0;
+      if (attacked || arb__attackers_by(p, kto, them, occ ^ ARB_BB(r))) continue;
+      if (mode == MODE_LIST)
+        list[n++] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
+      else {
+        n++;
+        if (mode == MODE_ANY) return n;
+      }
+    }
+  }
+  return n;
+}
+
+int arb_generate_legal(const arb_position *pos, arb_move *moves) {
+  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_LIST, ARB_WHITE)
+                                : generate(pos, moves, MODE_LIST, ARB_BLACK);
+}
+
+int arb_count_legal(const arb_position *pos) {
+  return pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_COUNT, ARB_WHITE)
+                                : generate(pos, NULL, MODE_COUNT, ARB_BLACK);
+}
+
+int arb_has_legal_move(const arb_position *pos) {
+  return (pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_ANY, ARB_WHITE)
+                                 : generate(pos, NULL, MODE_ANY, ARB_BLACK)) != 0;
+}
+
+int arb_is_legal(const arb_position *pos, arb_move move) {
+  if (move == ARB_MOVE_NONE || move == ARB_MOVE_NULL) return 0;
+  arb_move moves[ARB_MAX_MOVES];
+  int n = arb_generate_legal(pos, moves);
+  for (int i = 0; i < n; i++)
+    if (moves[i] == move) return 1;
+  return 0;
+}
+
+int arb_gives_check(const arb_position *pos, arb_move move) {
+  arb_position next = *pos;
+  arb_undo u;
+  arb_make_move(&next, move, &u);
+  return arb_in_check(&next);
+}
+
+/* ---- An independent pseudo-legal generator, only for cross-checking the legal one. ---- */
+
+int arb__generate_pseudo(const arb_position *p, arb_move *list) {
+  const int us = p->turn, them = us ^ 1;
+  const arb_bitboard occ = p->by_type[0], own = p->by_color[us], opp = p->by_color[them];
+  const arb_bitboard enemy_king = p->by_type[ARB_KING] & opp;
+  int n = 0;
+  for (arb_square s = 0; s < 64; s++) {
+    arb_piece pc = p->board[s];
+    if (!pc || (int)ARB_PIECE_COLOR(pc) != us) continue;
+    arb_bitboard t = 0;
+    switch (ARB_PIECE_TYPE(pc)) {
+    case ARB_PAWN: {
+      int dir = us == ARB_WHITE ? 8 : -8;
+      int last = us == ARB_WHITE ? 7 : 0, start = us == ARB_WHITE ? 1 : 6;
+      int one = s + dir;
+      if (one >= 0 && one < 64 && !(occ & ARB_BB(one))) {
+        t |= ARB_BB(one);
+        if (ARB_RANK_OF(s) == start && !(occ & ARB_BB(one + dir))) t |= ARB_BB(one + dir);
+      }
+      t |= arb__tab.pawn[us][s] & opp & ~enemy_king;
+      while (t) {
+        arb_square to = arb__pop_lsb(&t);
+        if (ARB_RANK_OF(to) == last) {
+          PROMO_MOVES(list, n, s, to);
+        } else {
+          list[n++] = ARB_MOVE_MAKE(s, to);
+        }
+      }
+      if (p->ep_square != ARB_NO_SQUARE && (arb__tab.pawn[us][s] & ARB_BB(p->ep_square)))
+        list[n++] = ARB_MOVE_MAKE_SPECIAL(s, p->ep_square, ARB_MOVE_EN_PASSANT, ARB_KNIGHT);
+      continue;
+    }
+    case ARB_KNIGHT: t = arb__tab.knight[s]; break;
+    case ARB_BISHOP: t = arb__bishop_attacks(s, occ); break;
+    case ARB_ROOK: t = arb__rook_attacks(s, occ); break;
+    case ARB_QUEEN: t = arb__queen_attacks(s, occ); break;
+    case ARB_KING: t = arb__tab.king[s]; break;
+    default: break;
+    }
+    t &= ~own & ~enemy_king;
+    while (t) list[n++] = ARB_MOVE_MAKE(s, arb__pop_lsb(&t));
+  }
+  /* Castling, pseudo-legally: rights and empty squares only; the king-safety conditions
+   * along the path are checked by the caller (the cross-check test). */
+  arb_bitboard rooks = p->castling_rooks & own;
+  arb_square ksq = arb__king_sq(p, us);
+  while (rooks) {
+    arb_square r = arb__pop_lsb(&rooks);
+    arb_square kto = arb__castle_king_to(us, ksq, r), rto = arb__castle_rook_to(us, ksq, r);
+    arb_bitboard need = (arb__tab.between[ksq][kto] | ARB_BB(kto) | arb__tab.between[r][rto] |
+                         ARB_BB(rto)) &
+                        ~(ARB_BB(ksq) | ARB_BB(r));
+    if (!(need & occ)) list[n++] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
+  }
+  return n;
+}

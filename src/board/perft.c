@@ -1,0 +1,25 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * perft.c: leaf-node counts of the legal move tree.  The last ply is counted, not made.
+ */
+#include "board/bitboard.h"
+
+static uint64_t perft_rec(arb_position *p, int depth) {
+  if (depth == 1) return (uint64_t)arb_count_legal(p);
+  arb_move moves[ARB_MAX_MOVES];
+  int n = arb_generate_legal(p, moves);
+  uint64_t total = 0;
+  arb_undo u;
+  for (int i = 0; i < n; i++) {
+    arb_make_move(p, moves[i], &u);
+    total += perft_rec(p, depth - 1);
+    arb_unmake_move(p, moves[i], &u);
+  }
+  return total;
+}
+
+uint64_t arb_perft(const arb_position *pos, int depth) {
+  if (depth <= 0) return 1;
+  arb_position p = *pos;
+  return perft_rec(&p, depth);
+}

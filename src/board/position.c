@@ -1,0 +1,171 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * position.c: the start position, make/unmake with incremental Polyglot keys, and the
+ * attack queries of the public API.
+ */
+#include <string.h>
+
+#include "board/board_internal.h"
+#include "board/zobrist.h"
+
+void arb_position_startpos(arb_position *pos) {
+  static const arb_piece_type back[8] = {ARB_ROOK, ARB_KNIGHT, ARB_BISHOP, ARB_QUEEN,
+                                         ARB_KING, ARB_BISHOP, ARB_KNIGHT, ARB_ROOK};
+  arb_init();
+  memset(pos, 0, sizeof *pos);
+  for (int f = 0; f < 8; f++) {
+    arb__put(pos, ARB_MAKE_PIECE(ARB_WHITE, back[f]), ARB_SQUARE(f, 0));
+    arb__put(pos, ARB_MAKE_PIECE(ARB_WHITE, ARB_PAWN), ARB_SQUARE(f, 1));
+    arb__put(pos, ARB_MAKE_PIECE(ARB_BLACK, ARB_PAWN), ARB_SQUARE(f, 6));
+    arb__put(pos, ARB_MAKE_PIECE(ARB_BLACK, back[f]), ARB_SQUARE(f, 7));
+  }
+  pos->castling_rooks = ARB_BB(0) | ARB_BB(7) | ARB_BB(56) | ARB_BB(63);
+  pos->turn = ARB_WHITE;
+  pos->ep_square = ARB_NO_SQUARE;
+  pos->fullmove_number = 1;
+  pos->key = arb_zobrist_compute(pos);
+}
+
+/* Key change for losing the castling rights of the rooks in `lost` (kings not yet moved). */
+static uint64_t castling_key_delta(const arb_position *p, arb_bitboard lost) {
+  uint64_t k = 0;
+  while (lost) {
+    arb_square r = arb__pop_lsb(&lost);
+    int c = r >= 56 ? ARB_BLACK : ARB_WHITE;
+    int queenside = ARB_FILE_OF(r) < ARB_FILE_OF(arb__king_sq(p, c));
+    k ^= arb__polyglot_random[768 + 2 * c + queenside];
+  }
+  return k;
+}
+
+void arb_make_move(arb_position *p, arb_move m, arb_undo *u) {
+  const int us = p->turn, them = us ^ 1;
+  uint64_t k = p->key ^ ARB_ZOB_TURN;
+  u->key = p->key;
+  u->castling_rooks = p->castling_rooks;
+  u->halfmove_clock = p->halfmove_clock;
+  u->ep_square = p->ep_square;
+  u->captured = ARB_NO_PIECE;
+  if (p->ep_square != ARB_NO_SQUARE) k ^= arb__zob_ep(p->ep_square);
+  p->ep_square = ARB_NO_SQUARE;
+  p->halfmove_clock++;
+  if (us == ARB_BLACK) p->fullmove_number++;
+  p->turn = (uint8_t)them;
+  if (m == ARB_MOVE_NULL) {
+    p->key = k;
+    return;
+  }
+  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+  const unsigned kind = ARB_MOVE_KIND(m);
+  const arb_piece pc = p->board[from];
+  const arb_piece_type type = ARB_PIECE_TYPE(pc);
+
+  /* Castling rights first, while the kings still stand where the rights were granted. */
+  if (p->castling_rooks) {
+    arb_bitboard touched = ARB_BB(from) | ARB_BB(to);
+    if (type == ARB_KING) touched |= ARB_RANK_BB(us == ARB_WHITE ? 0 : 7);
+    arb_bitboard lost = p->castling_rooks & touched;
+    if (lost) {
+      k ^= castling_key_delta(p, lost);
+      p->castling_rooks ^= lost;
+    }
+  }
+
+  if (kind == ARB_MOVE_CASTLING) {
+    arb_square kto = arb__castle_king_to(us, from, to), rto = arb__castle_rook_to(us, from, to);
+    arb_piece rook = p->board[to];
+    arb__remove(p, from);
+    arb__remove(p, to);
+    arb__put(p, pc, kto);
+    arb__put(p, rook, rto);
+    k ^= arb__zob_piece(pc, from) ^ arb__zob_piece(pc, kto) ^ arb__zob_piece(rook, to) ^
+         arb__zob_piece(rook, rto);
+    p->key = k;
+    return;
+  }
+
+  arb_square capsq = kind == ARB_MOVE_EN_PASSANT ? (arb_square)(to ^ 8) : to;
+  arb_piece cap = p->board[capsq];
+  if (cap) {
+    u->captured = cap;
+    arb__remove(p, capsq);
+    k ^= arb__zob_piece(cap, capsq);
+    p->halfmove_clock = 0;
+  }
+  arb__move_piece(p, from, to);
+  k ^= arb__zob_piece(pc, from) ^ arb__zob_piece(pc, to);
+  if (type == ARB_PAWN) {
+    p->halfmove_clock = 0;
+    if ((from ^ to) == 16) {
+      arb_square ep = (arb_square)((from + to) / 2);
+      if (arb__tab.pawn[us][ep] & p->by_type[ARB_PAWN] & p->by_color[them]) {
+        p->ep_square = ep;
+        k ^= arb__zob_ep(ep);
+      }
+    } else if (kind == ARB_MOVE_PROMOTION) {
+      arb_piece promo = ARB_MAKE_PIECE(us, ARB_MOVE_PROMO(m));
+      arb__remove(p, to);
+      arb__put(p, promo, to);
+      k ^= arb__zob_piece(pc, to) ^ arb__zob_piece(promo, to);
+    }
+  }
+  p->key = k;
+}
+
+void arb_unmake_move(arb_position *p, arb_move m, const arb_undo *u) {
+  const int them = p->turn, us = them ^ 1;
+  p->turn = (uint8_t)us;
+  if (us == ARB_BLACK) p->fullmove_number--;
+  p->key = u->key;
+  p->castling_rooks = u->castling_rooks;
+  p->halfmove_clock = u->halfmove_clock;
+  p->ep_square = u->ep_square;
+  if (m == ARB_MOVE_NULL) return;
+  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+  const unsigned kind = ARB_MOVE_KIND(m);
+  if (kind == ARB_MOVE_CASTLING) {
+    arb_square kto = arb__castle_king_to(us, from, to), rto = arb__castle_rook_to(us, from, to);
+    arb_piece king = p->board[kto], rook = p->board[rto];
+    arb__remove(p, kto);
+    arb__remove(p, rto);
+    arb__put(p, king, from);
+    arb__put(p, rook, to);
+    return;
+  }
+  if (kind == ARB_MOVE_PROMOTION) {
+    arb__remove(p, to);
+    arb__put(p, ARB_MAKE_PIECE(us, ARB_PAWN), to);
+  }
+  arb__move_piece(p, to, from);
+  if (u->captured) arb__put(p, u->captured, kind == ARB_MOVE_EN_PASSANT ? (arb_square)(to ^ 8) : to);
+}
+
+arb_bitboard arb_attackers(const arb_position *pos, arb_square sq, arb_color by,
+                           arb_bitboard occupied) {
+  if (sq > 63 || (by != ARB_WHITE && by != ARB_BLACK)) return 0;
+  return arb__attackers_by(pos, sq, by, occupied);
+}
+
+arb_square arb_king_square(const arb_position *pos, arb_color c) {
+  arb_bitboard k = pos->by_type[ARB_KING] & pos->by_color[c & 1];
+  return k ? arb__lsb(k) : ARB_NO_SQUARE;
+}
+
+arb_bitboard arb_checkers(const arb_position *pos) {
+  return arb__attackers_by(pos, arb__king_sq(pos, pos->turn), pos->turn ^ 1, pos->by_type[0]);
+}
+
+int arb_in_check(const arb_position *pos) { return arb_checkers(pos) != 0; }
+
+int arb_ep_legal(const arb_position *p) {
+  if (p->ep_square == ARB_NO_SQUARE) return 0;
+  const int us = p->turn, them = us ^ 1;
+  arb_square ep = p->ep_square, capsq = (arb_square)(ep ^ 8), ksq = arb__king_sq(p, us);
+  arb_bitboard cands = arb__tab.pawn[them][ep] & p->by_type[ARB_PAWN] & p->by_color[us];
+  while (cands) {
+    arb_square from = arb__pop_lsb(&cands);
+    arb_bitboard occ = (p->by_type[0] ^ ARB_BB(from) ^ ARB_BB(capsq)) | ARB_BB(ep);
+    if (!(arb__attackers_by(p, ksq, them, occ) & ~ARB_BB(capsq))) return 1;
+  }
+  return 0;
+}

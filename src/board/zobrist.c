@@ -1,0 +1,37 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * zobrist.c: Polyglot-compatible Zobrist keys.
+ */
+#include "board/zobrist.h"
+
+ARB_HIDDEN const uint64_t arb__polyglot_random[781] = {
+#include "board/polyglot_random.inc"
+};
+
+uint64_t arb__zob_castling(const arb_position *pos) {
+  uint64_t k = 0;
+  for (int c = 0; c < 2; c++) {
+    arb_bitboard rooks = pos->castling_rooks & pos->by_color[c];
+    if (!rooks) continue;
+    arb_square ksq = arb__king_sq(pos, c);
+    while (rooks) {
+      arb_square r = arb__pop_lsb(&rooks);
+      int queenside = ARB_FILE_OF(r) < ARB_FILE_OF(ksq);
+      k ^= arb__polyglot_random[768 + 2 * c + queenside];
+    }
+  }
+  return k;
+}
+
+uint64_t arb_zobrist_compute(const arb_position *pos) {
+  uint64_t k = 0;
+  arb_bitboard occ = pos->by_type[0];
+  while (occ) {
+    arb_square sq = arb__pop_lsb(&occ);
+    k ^= arb__zob_piece(pos->board[sq], sq);
+  }
+  k ^= arb__zob_castling(pos);
+  if (pos->ep_square != ARB_NO_SQUARE) k ^= arb__zob_ep(pos->ep_square);
+  if (pos->turn == ARB_WHITE) k ^= ARB_ZOB_TURN;
+  return k;
+}

@@ -1,0 +1,31 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * common.c: status messages.
+ */
+#include "arbiter/common.h"
+
+const char *arb_strerror(arb_status status) {
+  switch (status) {
+#define ARB_STATUS_MSG_(name, value, msg)                                                          \
+  case name: return msg;
+    ARB_STATUS_LIST(ARB_STATUS_MSG_)
+#undef ARB_STATUS_MSG_
+  }
+  return "unknown status";
+}
+
+const char *arb_status_name(arb_status status) {
+  switch (status) {
+  case ARB_OK: return "ok";
+  case ARB_ERR_ARGUMENT: return "argument";
+  case ARB_ERR_BUFFER: return "buffer";
+  case ARB_ERR_FEN_SYNTAX: return "fen_syntax";
+  case ARB_ERR_FEN_INVALID: return "fen_invalid";
+  case ARB_ERR_MOVE_SYNTAX: return "move_syntax";
+  case ARB_ERR_MOVE_ILLEGAL: return "move_illegal";
+  case ARB_ERR_MOVE_AMBIGUOUS: return "move_ambiguous";
+  case ARB_ERR_NULL_MOVE: return "null_move";
+  case ARB_ERR_NO_MEMORY: return "no_memory";
+  }
+  return "unknown";
+}

@@ -1,0 +1,332 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * san.c: Standard Algebraic Notation out (minimal disambiguation) and in (lenient or strict).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "arbiter/notation.h"
+#include "board/board_internal.h"
+#include "notation/text.h"
+
+size_t arb__check_suffix(const arb_position *pos, arb_move m, char *out) {
+  arb_position next = *pos;
+  arb_undo u;
+  arb_make_move(&next, m, &u);
+  if (!arb_in_check(&next)) return 0;
+  out[0] = arb_has_legal_move(&next) ? '+' : '#';
+  return 1;
+}
+
+/* SAN without the check suffix. */
+static size_t san_core(const arb_position *pos, arb_move m, const arb_move *legal, int nlegal,
+                       char *t) {
+  size_t n = 0;
+  if (m == ARB_MOVE_NULL) {
+    memcpy(t, "--", 2);
+    return 2;
+  }
+  arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+  if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) {
+    const char *c = to > from ? "O-O" : "O-O-O";
+    n = strlen(c);
+    memcpy(t, c, n);
+    return n;
+  }
+  arb_piece_type type = ARB_PIECE_TYPE(pos->board[from]);
+  int capture = pos->board[to] != ARB_NO_PIECE || ARB_MOVE_KIND(m) == ARB_MOVE_EN_PASSANT;
+  if (type == ARB_PAWN) {
+    if (capture) {
+      t[n++] = (char)('a' + ARB_FILE_OF(from));
+      t[n++] = 'x';
+    }
+  } else {
+    t[n++] = " PNBRQK"[type];
+    /* Disambiguation: other pieces of this type that can reach the same square. */
+    int others = 0, same_file = 0, same_rank = 0;
+    for (int i = 0; i < nlegal; i++) {
+      arb_move o = legal[i];
+      if (o == m || ARB_MOVE_TO(o) != to || ARB_MOVE_FROM(o) == from ||
+          ARB_MOVE_KIND(o) == ARB_MOVE_CASTLING ||
+          ARB_PIECE_TYPE(pos->board[ARB_MOVE_FROM(o)]) != type)
+        continue;
+      others++;
+      if (ARB_FILE_OF(ARB_MOVE_FROM(o)) == ARB_FILE_OF(from)) same_file = 1;
+      if (ARB_RANK_OF(ARB_MOVE_FROM(o)) == ARB_RANK_OF(from)) same_rank = 1;
+    }
+    if (others) {
+      if (!same_file) {
+        t[n++] = (char)('a' + ARB_FILE_OF(from));
+      } else if (!same_rank) {
+        t[n++] = (char)('1' + ARB_RANK_OF(from));
+      } else {
+        n += arb__square_text(from, t + n);
+      }
+    }
+    if (capture) t[n++] = 'x';
+  }
+  n += arb__square_text(to, t + n);
+  if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) {
+    t[n++] = '=';
+    t[n++] = " PNBRQK"[ARB_MOVE_PROMO(m)];
+  }
+  return n;
+}
+
+int arb_san_write(const arb_position *pos, arb_move m, char *buf, size_t size) {
+  char t[16];
+  arb_move legal[ARB_MAX_MOVES];
+  int nlegal = arb_generate_legal(pos, legal);
+  size_t n = san_core(pos, m, legal, nlegal, t);
+  if (m != ARB_MOVE_NULL) n += arb__check_suffix(pos, m, t + n);
+  return arb__copy_out(t, n, buf, size);
+}
+
+static arb_status san_fail(arb_san_error *err, arb_status code, int column, const char *msg) {
+  if (err) {
+    err->code = code;
+    err->column = column;
+    snprintf(err->message, sizeof err->message, "%s", msg);
+  }
+  return code;
+}
+
+static int is_file(char c) { return c >= 'a' && c <= 'h'; }
+static int is_rank(char c) { return c >= '1' && c <= '8'; }
+
+arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsigned flags,
+                        arb_move *move, arb_san_error *err) {
+  const int strict = (flags & ARB_SAN_STRICT) != 0;
+  *move = ARB_MOVE_NONE;
+  if (err) {
+    memset(err, 0, sizeof *err);
+    err->column = -1;
+  }
+  if (!s) return san_fail(err, ARB_ERR_ARGUMENT, -1, "no move text");
+  if (memchr(s, '\0', len)) len = strlen(s);
+  /* Trim blanks, then the annotation and check marks at the end. */
+  size_t b = 0, e = len;
+  while (b < e && (s[b] == ' ' || s[b] == '\t')) b++;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n'))
+    e--;
+  while (e > b && (s[e - 1] == '!' || s[e - 1] == '?')) e--;
+  char check_mark = 0;
+  while (e > b && (s[e - 1] == '+' || s[e - 1] == '#')) {
+    if (check_mark && strict) return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)e - 1, "repeated check mark");
+    check_mark = s[--e];
+  }
+  if (!strict) {
+    /* "exd6 e.p.", "exd6ep" */
+    if (e - b > 4 && memcmp(s + e - 4, "e.p.", 4) == 0) {
+      e -= 4;
+      while (e > b && s[e - 1] == ' ') e--;
+    } else if (e - b > 4 && memcmp(s + e - 2, "ep", 2) == 0 && is_rank(s[e - 3])) {
+      e -= 2;
+    }
+  }
+  if (e == b) return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)b, "empty move");
+  const char *t = s + b;
+  size_t n = e - b;
+
+  /* Null moves. */
+  if ((n == 2 && memcmp(t, "--", 2) == 0) || (n == 2 && memcmp(t, "Z0", 2) == 0) ||
+      (!strict && ((n == 4 && memcmp(t, "0000", 4) == 0) || (n == 4 && memcmp(t, "null", 4) == 0)))) {
+    if (!(flags & ARB_SAN_ALLOW_NULL))
+      return san_fail(err, ARB_ERR_NULL_MOVE, (int)b, "null move not allowed");
+    *move = ARB_MOVE_NULL;
+    return ARB_OK;
+  }
+
+  arb_move legal[ARB_MAX_MOVES];
+  int nlegal = arb_generate_legal(pos, legal);
+
+  /* Castling. */
+  int castle_side = 0; /* 1 king side, 2 queen side */
+  if ((n == 3 && memcmp(t, "O-O", 3) == 0) || (!strict && n == 3 && (memcmp(t, "0-0", 3) == 0 ||
+                                                                   memcmp(t, "o-o", 3) == 0)))
+    castle_side = 1;
+  else if ((n == 5 && memcmp(t, "O-O-O", 5) == 0) ||
+           (!strict && n == 5 && (memcmp(t, "0-0-0", 5) == 0 || memcmp(t, "o-o-o", 5) == 0)))
+    castle_side = 2;
+  if (castle_side) {
+    for (int i = 0; i < nlegal; i++) {
+      arb_move m = legal[i];
+      if (ARB_MOVE_KIND(m) != ARB_MOVE_CASTLING) continue;
+      if ((ARB_MOVE_TO(m) > ARB_MOVE_FROM(m)) == (castle_side == 1)) *move = m;
+    }
+    if (*move == ARB_MOVE_NONE)
+      return san_fail(err, ARB_ERR_MOVE_ILLEGAL, (int)b, "castling is not legal here");
+    goto check_suffix;
+  }
+
+  /* Lenient fallback: UCI text. */
+  if (!strict && arb__looks_like_uci(t, n) && arb_uci_read(pos, t, n, 0, move) == ARB_OK)
+    goto check_suffix;
+
+  {
+    size_t i = 0;
+    arb_piece_type type = ARB_PAWN;
+    if (t[0] == 'N' || t[0] == 'B' || t[0] == 'R' || t[0] == 'Q' || t[0] == 'K') {
+      type = (arb_piece_type)arb__promo_type(t[0]);
+      if (t[0] == 'K') type = ARB_KING;
+      i = 1;
+    } else if (!strict && (t[0] == 'n' || t[0] == 'r' || t[0] == 'q' || t[0] == 'k')) {
+      type = t[0] == 'k' ? ARB_KING : (arb_piece_type)arb__promo_type(t[0]);
+      i = 1;
+    } else if (!strict && t[0] == 'P') {
+      i = 1;
+    }
+    /* Squares and separators: collect up to two file/rank pairs. */
+    int files[3], ranks[3], nsq = 0, capture = 0;
+    int cur_file = -1, cur_rank = -1;
+    size_t dest_end = i;
+    for (; i < n; i++) {
+      char c = t[i];
+      if (is_file(c)) {
+        if (cur_file >= 0 || cur_rank >= 0) {
+          if (nsq == 2) return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)(b + i), "too many squares");
+          files[nsq] = cur_file;
+          ranks[nsq] = cur_rank;
+          nsq++;
+          cur_rank = -1;
+        }
+        cur_file = c - 'a';
+      } else if (is_rank(c)) {
+        if (cur_rank >= 0)
+          return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)(b + i), "unexpected rank digit");
+        cur_rank = c - '1';
+        dest_end = i + 1;
+      } else if (c == 'x' || (!strict && (c == ':' || c == '-'))) {
+        if (capture && strict)
+          return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)(b + i), "repeated capture mark");
+        if (cur_file >= 0 || cur_rank >= 0) {
+          if (nsq == 2) return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)(b + i), "too many squares");
+          files[nsq] = cur_file;
+          ranks[nsq] = cur_rank;
+          nsq++;
+          cur_file = cur_rank = -1;
+        }
+        capture |= c != '-';
+      } else {
+        break;
+      }
+    }
+    if (cur_file < 0 || cur_rank < 0) {
+      /* The destination must end in a full square. */
+      int col = (int)(b + (i < n ? i : n - 1));
+      return san_fail(err, ARB_ERR_MOVE_SYNTAX, col, "no destination square");
+    }
+    (void)dest_end;
+    int dest = ARB_SQUARE(cur_file, cur_rank);
+    int from_file = nsq ? files[0] : -1, from_rank = nsq ? ranks[0] : -1;
+    if (nsq > 1) return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)b, "too many squares");
+    /* Promotion: "=Q", "Q", "/Q", "(Q)", or lower case when lenient. */
+    int promo = 0;
+    if (i < n) {
+      char c = t[i];
+      if (c == '=' || (!strict && (c == '/' || c == '('))) {
+        if (i + 1 >= n || !(promo = arb__promo_type(t[i + 1])) ||
+            (strict && t[i + 1] >= 'a'))
+          return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)(b + i), "bad promotion piece");
+        i += 2;
+        if (c == '(') {
+          if (i >= n || t[i] != ')')
+            return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)(b + i), "missing ')'");
+          i++;
+        }
+      } else if (!strict && (promo = arb__promo_type(c))) {
+        i++;
+      }
+      if (i < n) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "unexpected character '%c'",
+                 (unsigned char)t[i] >= 0x20 && (unsigned char)t[i] < 0x7f ? t[i] : '?');
+        return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)(b + i), msg);
+      }
+    }
+    if (promo && type != ARB_PAWN)
+      return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)b, "only pawns promote");
+    int found = 0;
+    for (int k = 0; k < nlegal; k++) {
+      arb_move m = legal[k];
+      arb_square from = ARB_MOVE_FROM(m);
+      if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) continue;
+      if (ARB_PIECE_TYPE(pos->board[from]) != type || ARB_MOVE_TO(m) != dest) continue;
+      if (from_file >= 0 && ARB_FILE_OF(from) != from_file) continue;
+      if (from_rank >= 0 && ARB_RANK_OF(from) != from_rank) continue;
+      if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) {
+        if ((int)ARB_MOVE_PROMO(m) != promo) continue;
+      } else if (promo) {
+        continue;
+      }
+      if (err && found < 8) err->candidates[found] = m;
+      found++;
+      *move = m;
+    }
+    if (found > 1) {
+      *move = ARB_MOVE_NONE;
+      if (err) err->candidates_count = found;
+      char msg[128];
+      size_t mlen = (size_t)snprintf(msg, sizeof msg, "ambiguous: %d moves fit (", found);
+      for (int k = 0; k < found && k < 8 && err; k++) {
+        char sq[4];
+        arb__square_text(ARB_MOVE_FROM(err->candidates[k]), sq);
+        sq[2] = '\0';
+        mlen += (size_t)snprintf(msg + mlen, mlen < sizeof msg ? sizeof msg - mlen : 0, "%s%s",
+                                 k ? ", from " : "from ", sq);
+        if (mlen >= sizeof msg) break;
+      }
+      if (mlen < sizeof msg - 1) snprintf(msg + mlen, sizeof msg - mlen, ")");
+      return san_fail(err, ARB_ERR_MOVE_AMBIGUOUS, (int)b, msg);
+    }
+    if (!found) {
+      /* A pawn move to the last rank without a piece is a missing promotion. */
+      for (int k = 0; k < nlegal; k++)
+        if (ARB_MOVE_KIND(legal[k]) == ARB_MOVE_PROMOTION && ARB_MOVE_TO(legal[k]) == dest &&
+            type == ARB_PAWN && !promo)
+          return san_fail(err, ARB_ERR_MOVE_ILLEGAL, (int)b,
+                          "a pawn reaching the last rank must promote (add =Q, =R, =B or =N)");
+      return san_fail(err, ARB_ERR_MOVE_ILLEGAL, (int)b, "no legal move fits");
+    }
+    if (strict) {
+      char want[16];
+      size_t wn = san_core(pos, *move, legal, nlegal, want);
+      if (wn != n || memcmp(want, t, n) != 0) {
+        char msg[96];
+        want[wn] = '\0';
+        snprintf(msg, sizeof msg, "not strict SAN: expected \"%s\"", want);
+        *move = ARB_MOVE_NONE;
+        return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)b, msg);
+      }
+    }
+  }
+
+check_suffix:
+  if (strict && check_mark) {
+    char suf[2] = {0, 0};
+    arb__check_suffix(pos, *move, suf);
+    if (suf[0] != check_mark) {
+      *move = ARB_MOVE_NONE;
+      return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)e,
+                      suf[0] ? "wrong check mark" : "the move gives no check");
+    }
+  }
+  return ARB_OK;
+}
+
+arb_status arb_move_read(const arb_position *pos, const char *text, size_t len, unsigned flags,
+                         arb_move *move, arb_san_error *err) {
+  if (text && arb__looks_like_uci(text, len)) {
+    arb_status st = arb_uci_read(pos, text, len, (flags & ARB_SAN_ALLOW_NULL) != 0, move);
+    if (st == ARB_OK || st == ARB_ERR_NULL_MOVE) {
+      if (err) {
+        memset(err, 0, sizeof *err);
+        err->code = st;
+        err->column = st ? 0 : -1;
+        if (st) snprintf(err->message, sizeof err->message, "null move not allowed");
+      }
+      return st;
+    }
+  }
+  return arb_san_read(pos, text, len, flags & ~ARB_SAN_STRICT, move, err);
+}

@@ -1,0 +1,43 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * status.c: checkmate, stalemate and the insufficient-material classes (RULES.md R13).
+ */
+#include "arbiter/status.h"
+#include "board/bitboard.h"
+
+int arb_is_checkmate(const arb_position *pos) {
+  return arb_in_check(pos) && !arb_has_legal_move(pos);
+}
+
+int arb_is_stalemate(const arb_position *pos) {
+  return !arb_in_check(pos) && !arb_has_legal_move(pos);
+}
+
+arb_material_class arb_material_class_of(const arb_position *p) {
+  if (p->by_type[ARB_PAWN] | p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN])
+    return ARB_MATERIAL_SUFFICIENT;
+  arb_bitboard knights = p->by_type[ARB_KNIGHT], bishops = p->by_type[ARB_BISHOP];
+  int minors = arb__popcount(knights | bishops);
+  if (minors == 0) return ARB_MATERIAL_KK;
+  if (minors == 1) return knights ? ARB_MATERIAL_KNK : ARB_MATERIAL_KBK;
+  /* Two or more minor pieces: dead only if they are all bishops on one square colour (a
+   * mated king would always keep a flight square of the other colour). */
+  if (!knights && (!(bishops & ARB_LIGHT_SQUARES) || !(bishops & ARB_DARK_SQUARES)))
+    return ARB_MATERIAL_BISHOPS_ONE_COLOR;
+  return ARB_MATERIAL_SUFFICIENT;
+}
+
+const char *arb_material_class_name(arb_material_class c) {
+  switch (c) {
+  case ARB_MATERIAL_SUFFICIENT: return "sufficient";
+  case ARB_MATERIAL_KK: return "KvK";
+  case ARB_MATERIAL_KBK: return "KBvK";
+  case ARB_MATERIAL_KNK: return "KNvK";
+  case ARB_MATERIAL_BISHOPS_ONE_COLOR: return "bishops_one_colour";
+  }
+  return "unknown";
+}
+
+int arb_is_insufficient_material(const arb_position *pos) {
+  return arb_material_class_of(pos) != ARB_MATERIAL_SUFFICIENT;
+}

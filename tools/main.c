@@ -1,0 +1,76 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * main.c: the `arbiter` command and its subcommands.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: arbiter COMMAND [ARGS]\n"
+          "\n"
+          "The complete laws of chess.  Commands:\n"
+          "  perft    count the leaves of the legal move tree (move-generator check)\n"
+          "  query    JSON lines in, facts about each position out\n"
+          "  demo     a short demonstration of the library\n"
+          "  version  print the version\n"
+          "\n"
+          "Run `arbiter COMMAND --help` for a command's options.\n");
+}
+
+static int cmd_demo(void) {
+  arb_position pos;
+  arb_position_startpos(&pos);
+  static const char *const moves[] = {"e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"};
+  char fen[ARB_FEN_MAX], san[ARB_SAN_MAX], uci[8];
+  printf("Scholar's mate, replayed and checked move by move:\n");
+  for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
+    arb_move m;
+    arb_san_error err;
+    if (arb_san_read(&pos, moves[i], strlen(moves[i]), ARB_SAN_STRICT, &m, &err) != ARB_OK) {
+      fprintf(stderr, "arbiter: demo: %s: %s\n", moves[i], err.message);
+      return 1;
+    }
+    arb_san_write(&pos, m, san, sizeof san);
+    arb_uci_write(&pos, m, uci, sizeof uci);
+    arb_undo u;
+    arb_make_move(&pos, m, &u);
+    printf("  %2zu. %-6s %-5s  %d legal replies\n", i / 2 + 1, san, uci, arb_count_legal(&pos));
+  }
+  arb_fen_write(&pos, fen, sizeof fen, 0);
+  printf("Final position: %s\n", fen);
+  printf("Checkmate: %s   Polyglot key: %016llx\n", arb_is_checkmate(&pos) ? "yes" : "no",
+         (unsigned long long)pos.key);
+  arb_position start;
+  arb_position_startpos(&start);
+  double t0 = arb_tool_now();
+  uint64_t nodes = arb_perft(&start, 5);
+  double t1 = arb_tool_now();
+  printf("perft 5 from the start: %llu nodes in %.3f s (%.0f Mnodes/s)\n",
+         (unsigned long long)nodes, t1 - t0, (double)nodes / (t1 - t0) / 1e6);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+    printf("arbiter %s\n", ARB_VERSION_STRING);
+    return 0;
+  }
+  if (!strcmp(cmd, "perft")) return arb_cmd_perft(argc - 1, argv + 1);
+  if (!strcmp(cmd, "query")) return arb_cmd_query(argc - 1, argv + 1);
+  if (!strcmp(cmd, "demo")) return cmd_demo();
+  fprintf(stderr, "arbiter: unknown command '%s'\n", cmd);
+  usage(stderr);
+  return 2;
+}
