@@ -8,16 +8,15 @@
 #include "util.h"
 
 static void usage(FILE *out) {
-  fprintf(out,
-          "usage: arbiter COMMAND [ARGS]\n"
-          "\n"
-          "The complete laws of chess.  Commands:\n"
-          "  perft    count the leaves of the legal move tree (move-generator check)\n"
-          "  query    JSON lines in, facts about each position out\n"
-          "  demo     a short demonstration of the library\n"
-          "  version  print the version\n"
-          "\n"
-          "Run `arbiter COMMAND --help` for a command's options.\n");
+  fprintf(out, "usage: arbiter COMMAND [ARGS]\n"
+               "\n"
+               "The complete laws of chess.  Commands:\n"
+               "  perft    count the leaves of the legal move tree (move-generator check)\n"
+               "  query    JSON lines in, facts about each position out\n"
+               "  demo     a short demonstration of the library\n"
+               "  version  print the version\n"
+               "\n"
+               "Run `arbiter COMMAND --help` for a command's options.\n");
 }
 
 static int cmd_demo(void) {

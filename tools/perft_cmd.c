@@ -9,20 +9,19 @@
 #include "util.h"
 
 static void perft_usage(FILE *out) {
-  fprintf(out,
-          "usage: arbiter perft DEPTH [--fen FEN] [--divide]\n"
-          "       arbiter perft --epd FILE [--max-depth N] [--max-nodes N]\n"
-          "\n"
-          "Counts the leaf nodes of the legal move tree (the last ply is counted, not made).\n"
-          "  DEPTH           plies to search (0-20)\n"
-          "  --fen FEN       start from FEN instead of the initial position\n"
-          "  --divide        one line per root move, 'e2e4: 20', then a blank line\n"
-          "  --epd FILE      check every 'FEN ;D1 n ;D2 n ...' line of FILE ('-' = stdin);\n"
-          "                  prints each failure and ends with 'N passed, N failed'\n"
-          "  --max-depth N   with --epd: check depths up to N only\n"
-          "  --max-nodes N   with --epd: skip depths whose expected count exceeds N\n"
-          "Output always ends with 'Nodes searched: N' (Stockfish's format) or the summary.\n"
-          "Exit status: 0 ok, 1 a count did not match, 2 bad usage or input.\n");
+  fprintf(out, "usage: arbiter perft DEPTH [--fen FEN] [--divide]\n"
+               "       arbiter perft --epd FILE [--max-depth N] [--max-nodes N]\n"
+               "\n"
+               "Counts the leaf nodes of the legal move tree (the last ply is counted, not made).\n"
+               "  DEPTH           plies to search (0-20)\n"
+               "  --fen FEN       start from FEN instead of the initial position\n"
+               "  --divide        one line per root move, 'e2e4: 20', then a blank line\n"
+               "  --epd FILE      check every 'FEN ;D1 n ;D2 n ...' line of FILE ('-' = stdin);\n"
+               "                  prints each failure and ends with 'N passed, N failed'\n"
+               "  --max-depth N   with --epd: check depths up to N only\n"
+               "  --max-nodes N   with --epd: skip depths whose expected count exceeds N\n"
+               "Output always ends with 'Nodes searched: N' (Stockfish's format) or the summary.\n"
+               "Exit status: 0 ok, 1 a count did not match, 2 bad usage or input.\n");
 }
 
 static int parse_long(const char *s, long lo, long hi, long *out) {
@@ -52,15 +51,16 @@ static int run_epd(const char *path, long max_depth, unsigned long long max_node
       continue;
     }
     char *p = line;
-    while (*p == ' ' || *p == '\t') p++;
+    while (*p == ' ' || *p == '\t')
+      p++;
     if (*p == '\0' || *p == '#') continue;
     char *semi = strchr(p, ';');
     size_t fen_len = semi ? (size_t)(semi - p) : strlen(p);
     arb_position pos;
     arb_fen_report rep;
     if (arb_fen_read_n(&pos, p, fen_len, ~0u, &rep) != ARB_OK) {
-      printf("FAIL %s:%ld: bad FEN (%s, column %d): %.*s\n", path, lineno, rep.message,
-             rep.column, (int)fen_len, p);
+      printf("FAIL %s:%ld: bad FEN (%s, column %d): %.*s\n", path, lineno, rep.message, rep.column,
+             (int)fen_len, p);
       failed++;
       continue;
     }
@@ -68,7 +68,8 @@ static int run_epd(const char *path, long max_depth, unsigned long long max_node
     while (semi) {
       char *q = semi + 1;
       semi = strchr(q, ';');
-      while (*q == ' ') q++;
+      while (*q == ' ')
+        q++;
       long depth;
       unsigned long long expected;
       char *end;

@@ -1,2 +1,84 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * query_cmd.c: `arbiter query` — JSON lines in, one JSON answer per request out, in order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
 #include "util.h"
-int arb_cmd_query(int argc, char **argv) { (void)argc; (void)argv; return 0; }
+
+static void query_usage(FILE *out) {
+  fprintf(
+      out,
+      "usage: arbiter query [--max-line BYTES]\n"
+      "\n"
+      "Reads JSON requests, one per line, from stdin and answers each with one JSON line on\n"
+      "stdout, in order.  Blank lines are skipped; a bad request gets an error answer and\n"
+      "the stream goes on.\n"
+      "\n"
+      "Request:  {\"fen\": FEN, \"moves\": [MOVE, ...], \"accept\": [PROBLEM, ...] | \"all\",\n"
+      "           \"id\": ANY}\n"
+      "  fen     optional, default the initial position; six-field FEN (four-field EPD too)\n"
+      "  moves   optional, played from fen, each in UCI (e2e4, e7e8q) or SAN (e4, O-O, exd6)\n"
+      "  accept  FEN validity problems to accept deliberately (see the error's \"problems\")\n"
+      "  id      echoed in the answer\n"
+      "Answer:   fen, turn, legal_uci (sorted), legal_san (same order), check, checkmate,\n"
+      "          stalemate, insufficient_material, checkers, material_class, polyglot_key,\n"
+      "          chess960, moves_uci and moves_san (the moves as played)\n"
+      "Error:    {\"error\": {\"code\", \"message\", \"line\", ...}} with codes json, request,\n"
+      "          line_too_long, fen_syntax (field, column), fen_invalid (problems),\n"
+      "          move_syntax / move_illegal / move_ambiguous / null_move (move_index, move,\n"
+      "          fen, candidates)\n"
+      "  --max-line BYTES  longest request line accepted (default 1048576)\n"
+      "Exit status: 0 (bad requests are answered, not fatal), 2 bad usage.\n");
+}
+
+int arb_cmd_query(int argc, char **argv) {
+  size_t max_line = 1u << 20;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      query_usage(stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--max-line") && i + 1 < argc) {
+      char *end;
+      unsigned long v = strtoul(argv[++i], &end, 10);
+      if (*end || v == 0) {
+        fprintf(stderr, "arbiter query: --max-line wants a positive number\n");
+        return 2;
+      }
+      max_line = v;
+    } else {
+      fprintf(stderr, "arbiter query: unexpected argument '%s'\n", argv[i]);
+      query_usage(stderr);
+      return 2;
+    }
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  long len, lineno = 0;
+  int too_long;
+  while ((len = arb_tool_read_line(stdin, &line, &cap, max_line, &too_long)) >= 0) {
+    lineno++;
+    char *answer;
+    if (too_long) {
+      answer = arb_query_too_long(lineno, max_line);
+    } else {
+      long b = 0;
+      while (b < len && (line[b] == ' ' || line[b] == '\t'))
+        b++;
+      if (b == len) continue;
+      answer = arb_query_answer(line, (size_t)len, lineno);
+    }
+    if (answer) {
+      fputs(answer, stdout);
+      free(answer);
+    } else {
+      fputs("{\"error\":{\"code\":\"no_memory\",\"message\":\"out of memory\"}}", stdout);
+    }
+    fputc('\n', stdout);
+    fflush(stdout);
+  }
+  free(line);
+  return 0;
+}

@@ -10,8 +10,8 @@
 #define ARBITER_ARBITER_H
 
 #include "arbiter/common.h"
-#include "arbiter/position.h"
 #include "arbiter/notation.h"
+#include "arbiter/position.h"
 #include "arbiter/status.h"
 
 #endif

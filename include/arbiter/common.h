@@ -100,7 +100,7 @@ typedef uint16_t arb_move;
 #define ARB_MOVE_CASTLING 3u
 #define ARB_MOVE_MAKE(from, to) ((arb_move)(((unsigned)(from) << 6) | (unsigned)(to)))
 #define ARB_MOVE_MAKE_SPECIAL(from, to, kind, promo_type)                                          \
-  ((arb_move)(((unsigned)(kind) << 14) | (((unsigned)(promo_type)-ARB_KNIGHT) << 12) |            \
+  ((arb_move)(((unsigned)(kind) << 14) | (((unsigned)(promo_type)-ARB_KNIGHT) << 12) |             \
               ((unsigned)(from) << 6) | (unsigned)(to)))
 #define ARB_MOVE_FROM(m) ((arb_square)(((m) >> 6) & 63))
 #define ARB_MOVE_TO(m) ((arb_square)((m)&63))

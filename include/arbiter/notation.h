@@ -22,17 +22,17 @@ extern "C" {
  * is reported, not just the first.  A caller may accept chosen problems deliberately (the
  * `accept` argument of arb_fen_read), except the ones in ARB_FEN_FATAL: a position without
  * exactly one king per side cannot be played. */
-#define ARB_FEN_PROBLEM_LIST(X)                                                                   \
-  X(ARB_FEN_NO_WHITE_KING, 0, "White has no king")                                                \
-  X(ARB_FEN_NO_BLACK_KING, 1, "Black has no king")                                                \
-  X(ARB_FEN_TOO_MANY_KINGS, 2, "a side has more than one king")                                   \
-  X(ARB_FEN_PAWN_ON_BACK_RANK, 3, "a pawn stands on the first or last rank")                     \
-  X(ARB_FEN_BAD_CASTLING, 4, "castling right without king and rook on their home squares")      \
-  X(ARB_FEN_BAD_EN_PASSANT, 5, "en passant square that no double step could have produced")     \
-  X(ARB_FEN_OPPONENT_IN_CHECK, 6, "the side not to move is in check")                             \
-  X(ARB_FEN_TOO_MANY_CHECKERS, 7, "more than two pieces give check")                             \
-  X(ARB_FEN_IMPOSSIBLE_CHECK, 8, "a check no legal move could have produced")                    \
-  X(ARB_FEN_TOO_MUCH_MATERIAL, 9, "more pieces or pawns than a game can have")                   \
+#define ARB_FEN_PROBLEM_LIST(X)                                                                    \
+  X(ARB_FEN_NO_WHITE_KING, 0, "White has no king")                                                 \
+  X(ARB_FEN_NO_BLACK_KING, 1, "Black has no king")                                                 \
+  X(ARB_FEN_TOO_MANY_KINGS, 2, "a side has more than one king")                                    \
+  X(ARB_FEN_PAWN_ON_BACK_RANK, 3, "a pawn stands on the first or last rank")                       \
+  X(ARB_FEN_BAD_CASTLING, 4, "castling right without king and rook on their home squares")         \
+  X(ARB_FEN_BAD_EN_PASSANT, 5, "en passant square that no double step could have produced")        \
+  X(ARB_FEN_OPPONENT_IN_CHECK, 6, "the side not to move is in check")                              \
+  X(ARB_FEN_TOO_MANY_CHECKERS, 7, "more than two pieces give check")                               \
+  X(ARB_FEN_IMPOSSIBLE_CHECK, 8, "a check no legal move could have produced")                      \
+  X(ARB_FEN_TOO_MUCH_MATERIAL, 9, "more pieces or pawns than a game can have")                     \
   X(ARB_FEN_KINGS_ADJACENT, 10, "the kings stand on adjacent squares")
 
 enum {
@@ -113,10 +113,10 @@ ARB_API int arb_san_write(const arb_position *pos, arb_move move, char *buf, siz
 
 /* Detail of a failed SAN parse. */
 typedef struct arb_san_error {
-  arb_status code;             /* same as the return value */
-  int candidates_count;        /* for ARB_ERR_MOVE_AMBIGUOUS: how many moves matched */
-  arb_move candidates[8];      /* ... the first few of them */
-  int column;                  /* 0-based offset of the offending character, or -1 */
+  arb_status code;        /* same as the return value */
+  int candidates_count;   /* for ARB_ERR_MOVE_AMBIGUOUS: how many moves matched */
+  arb_move candidates[8]; /* ... the first few of them */
+  int column;             /* 0-based offset of the offending character, or -1 */
   char message[128];
 } arb_san_error;
 

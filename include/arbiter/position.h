@@ -41,9 +41,9 @@ typedef struct arb_position {
   uint8_t ep_square;           /* see above; ARB_NO_SQUARE when none */
   uint8_t chess960;            /* 1: write castling as king-takes-rook in UCI, X-FEN letters */
   uint8_t reserved_;
-  uint16_t halfmove_clock;     /* plies since the last capture or pawn move */
+  uint16_t halfmove_clock; /* plies since the last capture or pawn move */
   uint16_t reserved2_;
-  uint32_t fullmove_number;    /* starts at 1, incremented after Black moves */
+  uint32_t fullmove_number; /* starts at 1, incremented after Black moves */
 } arb_position;
 
 /* What arb_make_move saves so arb_unmake_move can restore the position exactly. */

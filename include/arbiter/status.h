@@ -23,10 +23,10 @@ ARB_API int arb_is_stalemate(const arb_position *pos);
 
 /* Material classes in which neither side can ever mate (FIDE 5.2.2 by material; R13). */
 typedef enum arb_material_class {
-  ARB_MATERIAL_SUFFICIENT = 0,  /* a helpmate may exist: pawns, rooks, queens, or mixed minors */
-  ARB_MATERIAL_KK = 1,          /* king against king */
-  ARB_MATERIAL_KBK = 2,         /* king and bishop against king */
-  ARB_MATERIAL_KNK = 3,         /* king and knight against king */
+  ARB_MATERIAL_SUFFICIENT = 0, /* a helpmate may exist: pawns, rooks, queens, or mixed minors */
+  ARB_MATERIAL_KK = 1,         /* king against king */
+  ARB_MATERIAL_KBK = 2,        /* king and bishop against king */
+  ARB_MATERIAL_KNK = 3,        /* king and knight against king */
   ARB_MATERIAL_BISHOPS_ONE_COLOR = 4 /* only bishops besides the kings, all on one square colour */
 } arb_material_class;
 

@@ -33,8 +33,7 @@ static arb_bitboard relevant_mask(int sq, const int dirs[4][2]) {
   arb_bitboard m = 0;
   for (int d = 0; d < 4; d++) {
     int f = sq % 8 + dirs[d][0], r = sq / 8 + dirs[d][1];
-    while (f + dirs[d][0] >= 0 && f + dirs[d][0] < 8 && r + dirs[d][1] >= 0 &&
-           r + dirs[d][1] < 8) {
+    while (f + dirs[d][0] >= 0 && f + dirs[d][0] < 8 && r + dirs[d][1] >= 0 && r + dirs[d][1] < 8) {
       m |= ARB_BB(r * 8 + f);
       f += dirs[d][0];
       r += dirs[d][1];
@@ -76,12 +75,14 @@ static void init_slider(arb__magic *mag, arb_bitboard *table, const int dirs[4][
     } while (b);
 #if ARB_USE_PEXT
     m->magic = 0;
-    for (int i = 0; i < n; i++) table[offset + _pext_u64(occs[i], m->mask)] = atts[i];
+    for (int i = 0; i < n; i++)
+      table[offset + _pext_u64(occs[i], m->mask)] = atts[i];
 #else
     /* epoch[] remembers which attempt wrote a slot, so the table needs no clearing. */
     static _Thread_local int epoch[4096];
     int attempt = 0;
-    for (int i = 0; i < 4096; i++) epoch[i] = 0;
+    for (int i = 0; i < 4096; i++)
+      epoch[i] = 0;
     for (;;) {
       uint64_t magic;
       do {
@@ -111,9 +112,9 @@ static void init_slider(arb__magic *mag, arb_bitboard *table, const int dirs[4][
 static void init_tables(void) {
   for (int sq = 0; sq < 64; sq++) {
     int f = sq % 8, r = sq / 8;
-    static const int kn[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
+    static const int kn[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                  {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-    static const int kg[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1},
+    static const int kg[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
                                  {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
     arb_bitboard n = 0, k = 0;
     for (int i = 0; i < 8; i++) {
@@ -137,15 +138,15 @@ static void init_tables(void) {
       if (a == b) continue;
       arb_bitboard ab = ARB_BB(a) | ARB_BB(b);
       if (arb__rook_attacks((arb_square)a, 0) & ARB_BB(b)) {
-        arb__tab.line[a][b] = (arb__rook_attacks((arb_square)a, 0) &
-                               arb__rook_attacks((arb_square)b, 0)) | ab;
-        arb__tab.between[a][b] = arb__rook_attacks((arb_square)a, ab) &
-                                 arb__rook_attacks((arb_square)b, ab);
+        arb__tab.line[a][b] =
+            (arb__rook_attacks((arb_square)a, 0) & arb__rook_attacks((arb_square)b, 0)) | ab;
+        arb__tab.between[a][b] =
+            arb__rook_attacks((arb_square)a, ab) & arb__rook_attacks((arb_square)b, ab);
       } else if (arb__bishop_attacks((arb_square)a, 0) & ARB_BB(b)) {
-        arb__tab.line[a][b] = (arb__bishop_attacks((arb_square)a, 0) &
-                               arb__bishop_attacks((arb_square)b, 0)) | ab;
-        arb__tab.between[a][b] = arb__bishop_attacks((arb_square)a, ab) &
-                                 arb__bishop_attacks((arb_square)b, ab);
+        arb__tab.line[a][b] =
+            (arb__bishop_attacks((arb_square)a, 0) & arb__bishop_attacks((arb_square)b, 0)) | ab;
+        arb__tab.between[a][b] =
+            arb__bishop_attacks((arb_square)a, ab) & arb__bishop_attacks((arb_square)b, ab);
       }
     }
   }

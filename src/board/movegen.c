@@ -37,7 +37,8 @@ enum { MODE_LIST, MODE_COUNT, MODE_ANY };
   do {                                                                                             \
     arb_bitboard t_ = (targets);                                                                   \
     if (mode == MODE_LIST) {                                                                       \
-      while (t_) list[n++] = ARB_MOVE_MAKE(from, arb__pop_lsb(&t_));                               \
+      while (t_)                                                                                   \
+        list[n++] = ARB_MOVE_MAKE(from, arb__pop_lsb(&t_));                                        \
     } else {                                                                                       \
       n += arb__popcount(t_);                                                                      \
       if (mode == MODE_ANY && n) return n;                                                         \
@@ -99,7 +100,8 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
   {
     const arb_bitboard rq = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & opp;
     const arb_bitboard bq = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & opp;
-    arb_bitboard snipers = (arb__rook_attacks(ksq, opp) & rq) | (arb__bishop_attacks(ksq, opp) & bq);
+    arb_bitboard snipers =
+        (arb__rook_attacks(ksq, opp) & rq) | (arb__bishop_attacks(ksq, opp) & bq);
     while (snipers) {
       arb_square s = arb__pop_lsb(&snipers);
       arb_bitboard b = arb__tab.between[ksq][s] & occ;
@@ -205,13 +207,14 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
     while (rooks) {
       arb_square r = arb__pop_lsb(&rooks);
       arb_square kto = arb__castle_king_to(us, ksq, r), rto = arb__castle_rook_to(us, ksq, r);
-      arb_bitboard need_empty = (arb__tab.between[ksq][kto] | ARB_BB(kto) |
-                                 arb__tab.between[r][rto] | ARB_BB(rto)) &
-                                ~(ARB_BB(ksq) | ARB_BB(r));
+      arb_bitboard need_empty =
+          (arb__tab.between[ksq][kto] | ARB_BB(kto) | arb__tab.between[r][rto] | ARB_BB(rto)) &
+          ~(ARB_BB(ksq) | ARB_BB(r));
       if (need_empty & occ) continue;
       arb_bitboard path = arb__tab.between[ksq][kto];
       int attacked = 0;
-      while (path && !attacked) attacked = arb__attackers_by(p, arb__pop_lsb(&path), them, occ) != 0;
+      while (path && !attacked)
+        attacked = arb__attackers_by(p, arb__pop_lsb(&path), them, occ) != 0;
       if (attacked || arb__attackers_by(p, kto, them, occ ^ ARB_BB(r))) continue;
       if (mode == MODE_LIST)
         list[n++] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
@@ -296,7 +299,8 @@ int arb__generate_pseudo(const arb_position *p, arb_move *list) {
     default: break;
     }
     t &= ~own & ~enemy_king;
-    while (t) list[n++] = ARB_MOVE_MAKE(s, arb__pop_lsb(&t));
+    while (t)
+      list[n++] = ARB_MOVE_MAKE(s, arb__pop_lsb(&t));
   }
   /* Castling, pseudo-legally: rights and empty squares only; the king-safety conditions
    * along the path are checked by the caller (the cross-check test). */
@@ -305,9 +309,9 @@ int arb__generate_pseudo(const arb_position *p, arb_move *list) {
   while (rooks) {
     arb_square r = arb__pop_lsb(&rooks);
     arb_square kto = arb__castle_king_to(us, ksq, r), rto = arb__castle_rook_to(us, ksq, r);
-    arb_bitboard need = (arb__tab.between[ksq][kto] | ARB_BB(kto) | arb__tab.between[r][rto] |
-                         ARB_BB(rto)) &
-                        ~(ARB_BB(ksq) | ARB_BB(r));
+    arb_bitboard need =
+        (arb__tab.between[ksq][kto] | ARB_BB(kto) | arb__tab.between[r][rto] | ARB_BB(rto)) &
+        ~(ARB_BB(ksq) | ARB_BB(r));
     if (!(need & occ)) list[n++] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
   }
   return n;

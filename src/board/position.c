@@ -137,7 +137,8 @@ void arb_unmake_move(arb_position *p, arb_move m, const arb_undo *u) {
     arb__put(p, ARB_MAKE_PIECE(us, ARB_PAWN), to);
   }
   arb__move_piece(p, to, from);
-  if (u->captured) arb__put(p, u->captured, kind == ARB_MOVE_EN_PASSANT ? (arb_square)(to ^ 8) : to);
+  if (u->captured)
+    arb__put(p, u->captured, kind == ARB_MOVE_EN_PASSANT ? (arb_square)(to ^ 8) : to);
 }
 
 arb_bitboard arb_attackers(const arb_position *pos, arb_square sq, arb_color by,

@@ -19,9 +19,9 @@ const char *arb_fen_problem_message(uint32_t problem) {
 
 const char *arb_fen_problem_name(uint32_t problem) {
   static const char *const names[ARB_FEN_PROBLEM_COUNT] = {
-      "no_white_king",       "no_black_king",    "too_many_kings",  "pawn_on_back_rank",
-      "bad_castling",        "bad_en_passant",   "opponent_in_check", "too_many_checkers",
-      "impossible_check",    "too_much_material", "kings_adjacent"};
+      "no_white_king",    "no_black_king",     "too_many_kings",    "pawn_on_back_rank",
+      "bad_castling",     "bad_en_passant",    "opponent_in_check", "too_many_checkers",
+      "impossible_check", "too_much_material", "kings_adjacent"};
   for (int i = 0; i < ARB_FEN_PROBLEM_COUNT; i++)
     if (problem == (1u << i)) return names[i];
   return NULL;
@@ -39,7 +39,7 @@ static arb_status syntax_error(arb_fen_report *r, int field, size_t column, cons
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-static const char *field_names[7] = {"",          "piece placement", "side to move", "castling",
+static const char *field_names[7] = {"",           "piece placement", "side to move",   "castling",
                                      "en passant", "halfmove clock",  "fullmove number"};
 
 static int piece_from_char(char c) {
@@ -157,7 +157,8 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
   p.fullmove_number = 1;
 
   size_t i = 0;
-  while (i < len && is_blank(s[i])) i++;
+  while (i < len && is_blank(s[i]))
+    i++;
   if (i == len) return syntax_error(r, 1, i, "empty FEN", 0);
 
   /* Field 1: placement, rank 8 first. */
@@ -194,12 +195,14 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
   size_t fstart[6] = {0}, flen[6] = {0};
   int nf = 1;
   for (;;) {
-    while (i < len && is_blank(s[i])) i++;
+    while (i < len && is_blank(s[i]))
+      i++;
     if (i >= len || s[i] == '\0') break;
     if (nf == 6) return syntax_error(r, 6, i, "unexpected text after the sixth field", 0);
     fstart[nf] = i;
     fields[nf] = s + i;
-    while (i < len && !is_blank(s[i]) && s[i] != '\0') i++;
+    while (i < len && !is_blank(s[i]) && s[i] != '\0')
+      i++;
     flen[nf] = i - fstart[nf];
     nf++;
   }
@@ -275,8 +278,7 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
   if (!(flen[3] == 1 && fields[3][0] == '-')) {
     if (flen[3] != 2 || fields[3][0] < 'a' || fields[3][0] > 'h' || fields[3][1] < '1' ||
         fields[3][1] > '8')
-      return syntax_error(r, 4, fstart[3], "en passant square must be '-' or a square like e3",
-                          0);
+      return syntax_error(r, 4, fstart[3], "en passant square must be '-' or a square like e3", 0);
     arb_square ep = ARB_SQUARE(fields[3][0] - 'a', fields[3][1] - '1');
     int us = p.turn, them = us ^ 1;
     int want_rank = us == ARB_WHITE ? 5 : 2;

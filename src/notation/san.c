@@ -106,20 +106,24 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
   if (memchr(s, '\0', len)) len = strlen(s);
   /* Trim blanks, then the annotation and check marks at the end. */
   size_t b = 0, e = len;
-  while (b < e && (s[b] == ' ' || s[b] == '\t')) b++;
+  while (b < e && (s[b] == ' ' || s[b] == '\t'))
+    b++;
   while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n'))
     e--;
-  while (e > b && (s[e - 1] == '!' || s[e - 1] == '?')) e--;
+  while (e > b && (s[e - 1] == '!' || s[e - 1] == '?'))
+    e--;
   char check_mark = 0;
   while (e > b && (s[e - 1] == '+' || s[e - 1] == '#')) {
-    if (check_mark && strict) return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)e - 1, "repeated check mark");
+    if (check_mark && strict)
+      return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)e - 1, "repeated check mark");
     check_mark = s[--e];
   }
   if (!strict) {
     /* "exd6 e.p.", "exd6ep" */
     if (e - b > 4 && memcmp(s + e - 4, "e.p.", 4) == 0) {
       e -= 4;
-      while (e > b && s[e - 1] == ' ') e--;
+      while (e > b && s[e - 1] == ' ')
+        e--;
     } else if (e - b > 4 && memcmp(s + e - 2, "ep", 2) == 0 && is_rank(s[e - 3])) {
       e -= 2;
     }
@@ -130,7 +134,8 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
 
   /* Null moves. */
   if ((n == 2 && memcmp(t, "--", 2) == 0) || (n == 2 && memcmp(t, "Z0", 2) == 0) ||
-      (!strict && ((n == 4 && memcmp(t, "0000", 4) == 0) || (n == 4 && memcmp(t, "null", 4) == 0)))) {
+      (!strict &&
+       ((n == 4 && memcmp(t, "0000", 4) == 0) || (n == 4 && memcmp(t, "null", 4) == 0)))) {
     if (!(flags & ARB_SAN_ALLOW_NULL))
       return san_fail(err, ARB_ERR_NULL_MOVE, (int)b, "null move not allowed");
     *move = ARB_MOVE_NULL;
@@ -142,8 +147,8 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
 
   /* Castling. */
   int castle_side = 0; /* 1 king side, 2 queen side */
-  if ((n == 3 && memcmp(t, "O-O", 3) == 0) || (!strict && n == 3 && (memcmp(t, "0-0", 3) == 0 ||
-                                                                   memcmp(t, "o-o", 3) == 0)))
+  if ((n == 3 && memcmp(t, "O-O", 3) == 0) ||
+      (!strict && n == 3 && (memcmp(t, "0-0", 3) == 0 || memcmp(t, "o-o", 3) == 0)))
     castle_side = 1;
   else if ((n == 5 && memcmp(t, "O-O-O", 5) == 0) ||
            (!strict && n == 5 && (memcmp(t, "0-0-0", 5) == 0 || memcmp(t, "o-o-o", 5) == 0)))
@@ -225,8 +230,7 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
     if (i < n) {
       char c = t[i];
       if (c == '=' || (!strict && (c == '/' || c == '('))) {
-        if (i + 1 >= n || !(promo = arb__promo_type(t[i + 1])) ||
-            (strict && t[i + 1] >= 'a'))
+        if (i + 1 >= n || !(promo = arb__promo_type(t[i + 1])) || (strict && t[i + 1] >= 'a'))
           return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)(b + i), "bad promotion piece");
         i += 2;
         if (c == '(') {

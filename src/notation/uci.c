@@ -48,10 +48,14 @@ static int parse_square(const char *s, arb_square *sq) {
 
 int arb__promo_type(char c) {
   switch (c) {
-  case 'q': case 'Q': return ARB_QUEEN;
-  case 'r': case 'R': return ARB_ROOK;
-  case 'b': case 'B': return ARB_BISHOP;
-  case 'n': case 'N': return ARB_KNIGHT;
+  case 'q':
+  case 'Q': return ARB_QUEEN;
+  case 'r':
+  case 'R': return ARB_ROOK;
+  case 'b':
+  case 'B': return ARB_BISHOP;
+  case 'n':
+  case 'N': return ARB_KNIGHT;
   default: return 0;
   }
 }

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Arbiter — MIT licence, see LICENSE.
+# CLI contracts of DESIGN.md: exit statuses, --help, perft output format, and `arbiter query`
+# answering one line per request, in order, never aborting on bad input.
+# usage: contracts.sh ARBITER DATA_DIR
+set -u
+A=$1
+DATA=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+pass=0
+check() { # description, then a command that must succeed
+  d=$1
+  shift
+  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $d"; fail=$((fail + 1)); fi
+}
+
+for c in perft query; do
+  "$A" $c --help >"$T/help" 2>&1
+  check "$c --help exits 0" test $? -eq 0
+  check "$c --help prints usage" grep -q "usage: arbiter $c" "$T/help"
+done
+"$A" --help >/dev/null 2>&1
+check "--help exits 0" test $? -eq 0
+"$A" nonsense >/dev/null 2>&1
+check "unknown command exits 2" test $? -eq 2
+"$A" perft >/dev/null 2>&1
+check "perft without depth exits 2" test $? -eq 2
+"$A" perft 3 --fen "not a fen" >/dev/null 2>"$T/err"
+check "perft bad FEN exits 2" test $? -eq 2
+check "perft bad FEN says why" grep -q "bad FEN" "$T/err"
+
+# perft output: Stockfish's format; depth 3 from the start is 8902 (published).
+"$A" perft 3 >"$T/out"
+check "perft 3 = 8902" grep -qx "Nodes searched: 8902" "$T/out"
+"$A" perft 2 --divide >"$T/out"
+check "divide lists 20 moves" test "$(grep -c '^[a-h][1-8][a-h][1-8][qrbn]*: [0-9]*$' "$T/out")" -eq 20
+check "divide has e2e4: 20" grep -qx "e2e4: 20" "$T/out"
+check "divide ends with the total" test "$(tail -n 1 "$T/out")" = "Nodes searched: 400"
+check "divide has a blank line before the total" test -z "$(tail -n 2 "$T/out" | head -n 1)"
+
+# perft --epd reports failures and exits 1
+printf '%s\n' 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401' \
+  'garbage ;D1 3' >"$T/bad.epd"
+"$A" perft --epd "$T/bad.epd" >"$T/out"
+check "epd with wrong count exits 1" test $? -eq 1
+check "epd summary" grep -qx "0 passed, 2 failed" "$T/out"
+check "epd failure names depth, expected and got" grep -q "depth 2 expected 401 got 400" "$T/out"
+
+# query: every request line gets exactly one answer, in order, exit 0
+{
+  echo '{"id": 1}'
+  echo 'garbage'
+  echo ''
+  echo '{"id": 3, "fen": "8/8/8/8 w - - 0 1"}'
+  echo '{"id": 4, "moves": ["e4", "e5", "Ke3"]}'
+  printf '\001\002\377\376 binary\n'
+  head -c 3000000 /dev/zero | tr '\0' 'x'
+  echo
+  echo '{"id": 7, "moves": ["e4", "Nf6", "e5", "d5"]}'
+  printf '{"id": 8, "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}'
+} >"$T/req"
+"$A" query <"$T/req" >"$T/ans"
+check "query exits 0 on bad input" test $? -eq 0
+check "query answers 8 requests (blank line skipped)" test "$(wc -l <"$T/ans")" -eq 8
+check "every answer is an object" test "$(grep -c '^{.*}$' "$T/ans")" -eq 8
+check "answer 1 in order" sh -c "sed -n 1p '$T/ans' | grep -q '\"id\":1'"
+check "answer 2 is a json error" sh -c "sed -n 2p '$T/ans' | grep -q '\"code\":\"json\"'"
+check "answer 3 is a fen error" sh -c "sed -n 3p '$T/ans' | grep -q '\"code\":\"fen_syntax\"'"
+check "answer 4 names the move index" sh -c "sed -n 4p '$T/ans' | grep -q '\"move_index\":2'"
+check "answer 6 is line_too_long" sh -c "sed -n 6p '$T/ans' | grep -q 'line_too_long'"
+check "answer 7 has ep square" sh -c "sed -n 7p '$T/ans' | grep -q 'w KQkq d6 0 3'"
+check "last line without newline answered" sh -c "sed -n 8p '$T/ans' | grep -q '\"id\":8'" 
+echo "$pass passed, $fail failed"
+test "$fail" -eq 0

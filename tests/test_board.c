@@ -1,0 +1,164 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * test_board.c: the board layer — Polyglot keys, make/unmake, the legal generator against an
+ * independent pseudo-legal generator, attacks, perft on small depths.
+ */
+#include "board/board_internal.h"
+#include "test_util.h"
+
+/* Published example keys of the Polyglot book format specification. */
+Test(board, polyglot_known_keys) {
+  static const struct {
+    const char *moves;
+    uint64_t key;
+  } cases[] = {
+      {"", UINT64_C(0x463b96181691fc9c)},
+      {"e2e4", UINT64_C(0x823c9b50fd114196)},
+      {"e2e4 d7d5", UINT64_C(0x0756b94461c50fb0)},
+      {"e2e4 d7d5 e4e5", UINT64_C(0x662fafb965db29d4)},
+      {"e2e4 d7d5 e4e5 f7f5", UINT64_C(0x22a48b5a8e47ff78)},
+      {"e2e4 d7d5 e4e5 f7f5 e1e2", UINT64_C(0x652a607ca3f242c1)},
+      {"e2e4 d7d5 e4e5 f7f5 e1e2 e8f7", UINT64_C(0x00fdd303c946bdd9)},
+      {"a2a4 b7b5 h2h4 b5b4 c2c4", UINT64_C(0x3c8123ea7b067637)},
+      {"a2a4 b7b5 h2h4 b5b4 c2c4 b4c3 a1a3", UINT64_C(0x5c3f9b829b279560)},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    arb_position p;
+    arb_position_startpos(&p);
+    char buf[128];
+    strcpy(buf, cases[i].moves);
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
+      test_play(&p, tok);
+    cr_expect_eq(p.key, cases[i].key, "after '%s': %016llx, want %016llx", cases[i].moves,
+                 (unsigned long long)p.key, (unsigned long long)cases[i].key);
+    cr_expect_eq(arb_zobrist_compute(&p), p.key);
+  }
+}
+
+/* The Polyglot en passant rule: the file is hashed when a pawn of the side to move stands
+ * beside the double-stepped pawn, even if the capture would be illegal. */
+Test(board, polyglot_ep_pseudo_legal) {
+  /* Black pawn d4 beside e4 after e2e4, but black's d-pawn is pinned along the rank? Use the
+   * horizontal-pin case: capture illegal, yet Polyglot hashes the file. */
+  arb_position p = test_fen("8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1");
+  test_play(&p, "e2e4");
+  cr_assert_neq(p.ep_square, ARB_NO_SQUARE);
+  cr_assert_eq(arb_ep_legal(&p), 0, "capture exposes the king on the rank");
+  cr_assert_eq(p.key, arb_zobrist_compute(&p));
+  char fen[ARB_FEN_MAX];
+  arb_fen_write(&p, fen, sizeof fen, 0);
+  cr_assert_str_eq(fen, "8/8/8/8/k2pP2R/8/8/4K3 b - - 0 1", "FEN omits an illegal ep square");
+}
+
+static int cmp_move(const void *a, const void *b) {
+  return (int)*(const arb_move *)a - (int)*(const arb_move *)b;
+}
+
+/* Legal = pseudo-legal filtered by make + own-king test + unmake (castling: also the path). */
+static void check_generators(const arb_position *p) {
+  arb_move legal[ARB_MAX_MOVES], pseudo[ARB_MAX_MOVES], filtered[ARB_MAX_MOVES];
+  int nl = arb_generate_legal(p, legal);
+  int np = arb__generate_pseudo(p, pseudo);
+  int nf = 0;
+  const int us = p->turn;
+  for (int i = 0; i < np; i++) {
+    arb_move m = pseudo[i];
+    if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) {
+      if (arb_in_check(p)) continue;
+      arb_square k = ARB_MOVE_FROM(m), r = ARB_MOVE_TO(m);
+      arb_square kto = arb__castle_king_to(us, k, r);
+      int bad = 0;
+      int step = kto > k ? 1 : -1;
+      for (int s = k + step; kto != k && s != kto + step && !bad; s += step)
+        if (s != kto && arb_attackers(p, (arb_square)s, (arb_color)(us ^ 1), p->by_type[0]))
+          bad = 1;
+      if (bad) continue;
+    }
+    arb_position q = *p;
+    arb_undo u;
+    arb_make_move(&q, m, &u);
+    arb_square ksq = arb_king_square(&q, (arb_color)us);
+    if (arb_attackers(&q, ksq, (arb_color)(us ^ 1), q.by_type[0])) continue;
+    filtered[nf++] = m;
+  }
+  qsort(legal, (size_t)nl, sizeof legal[0], cmp_move);
+  qsort(filtered, (size_t)nf, sizeof filtered[0], cmp_move);
+  char fen[ARB_FEN_MAX];
+  arb_fen_write(p, fen, sizeof fen, 0);
+  cr_assert_eq(nl, nf, "%s: legal %d, filtered pseudo-legal %d", fen, nl, nf);
+  for (int i = 0; i < nl; i++)
+    cr_assert_eq(legal[i], filtered[i], "%s: move lists differ", fen);
+  cr_assert_eq(arb_count_legal(p), nl, "%s: count", fen);
+  cr_assert_eq(arb_has_legal_move(p), nl > 0, "%s: has_legal_move", fen);
+}
+
+Test(board, random_games_cross_checks) {
+  uint64_t seed = 12345;
+  int positions = 0;
+  for (int game = 0; game < 400; game++) {
+    arb_position p = test_fen(test_starts[game % TEST_STARTS]);
+    for (int ply = 0; ply < 160; ply++) {
+      check_generators(&p);
+      positions++;
+      arb_move moves[ARB_MAX_MOVES];
+      int n = arb_generate_legal(&p, moves);
+      if (n == 0) break;
+      arb_move m = moves[test_rand(&seed) % (uint64_t)n];
+      arb_position before = p;
+      arb_undo u;
+      arb_make_move(&p, m, &u);
+      /* incremental key equals recomputed; gives_check agrees with the result */
+      cr_assert_eq(p.key, arb_zobrist_compute(&p), "incremental key differs");
+      cr_assert_eq(arb_gives_check(&before, m), arb_in_check(&p));
+      /* unmake restores everything, byte for byte */
+      arb_position back = p;
+      arb_unmake_move(&back, m, &u);
+      cr_assert(memcmp(&back, &before, sizeof back) == 0, "unmake did not restore the position");
+      /* the FEN round trip keeps every field that FEN carries */
+      char fen[ARB_FEN_MAX], fen2[ARB_FEN_MAX];
+      arb_fen_write(&p, fen, sizeof fen, 0);
+      arb_position r = test_fen(fen);
+      arb_fen_write(&r, fen2, sizeof fen2, 0);
+      cr_assert_str_eq(fen, fen2);
+      if (p.ep_square == ARB_NO_SQUARE || arb_ep_legal(&p))
+        cr_assert_eq(r.key, p.key, "%s: key after FEN round trip", fen);
+    }
+  }
+  cr_assert_gt(positions, 20000);
+}
+
+Test(board, null_move_make_unmake) {
+  arb_position p = test_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2");
+  arb_position before = p;
+  arb_undo u;
+  arb_make_move(&p, ARB_MOVE_NULL, &u);
+  cr_assert_eq(p.turn, ARB_BLACK);
+  cr_assert_eq(p.key, arb_zobrist_compute(&p));
+  arb_unmake_move(&p, ARB_MOVE_NULL, &u);
+  cr_assert(memcmp(&p, &before, sizeof p) == 0);
+}
+
+Test(board, attackers_ignore_pins) {
+  /* A09: the knight on e4 is pinned, yet it protects d6 (and attacks c5, f6...). */
+  arb_position p = test_fen("4r3/2k5/3R4/8/4N3/8/8/4K3 b - - 0 1");
+  arb_bitboard a = arb_attackers(&p, ARB_SQUARE(3, 5), ARB_WHITE, p.by_type[0]);
+  cr_assert(a & (UINT64_C(1) << ARB_SQUARE(4, 3)), "pinned knight still attacks d6");
+}
+
+Test(board, perft_small) {
+  static const struct {
+    const char *fen;
+    int depth;
+    uint64_t nodes;
+  } cases[] = {
+      {ARB_FEN_START, 4, 197281},
+      {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97862},
+      {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5, 674624},
+      {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 4, 422333},
+      {"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, 62379},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    arb_position p = test_fen(cases[i].fen);
+    cr_expect_eq(arb_perft(&p, cases[i].depth), cases[i].nodes, "%s", cases[i].fen);
+  }
+}

@@ -1,0 +1,331 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * test_notation.c: FEN/EPD reading, validation and writing; SAN and UCI in and out.
+ */
+#include "test_util.h"
+
+static arb_status read_fen(const char *fen, uint32_t accept, arb_fen_report *rep) {
+  arb_position p;
+  return arb_fen_read(&p, fen, accept, rep);
+}
+
+Test(fen, syntax_errors_say_where) {
+  static const struct {
+    const char *fen;
+    int field;
+    int column;
+  } cases[] = {
+      {"", 1, 0},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", 1, 34},
+      {"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1, 18},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", 1, 42},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", 2, 44},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1", 3, 49},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", 4, 51},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", 5, 53},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 y", 6, 55},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", 6, 57},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", 3, 45},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    arb_fen_report rep;
+    cr_expect_eq(read_fen(cases[i].fen, 0, &rep), ARB_ERR_FEN_SYNTAX, "'%s'", cases[i].fen);
+    cr_expect_eq(rep.field, cases[i].field, "'%s': field %d", cases[i].fen, rep.field);
+    cr_expect_eq(rep.column, cases[i].column, "'%s': column %d (%s)", cases[i].fen, rep.column,
+                 rep.message);
+    cr_expect_neq(rep.message[0], '\0');
+  }
+}
+
+Test(fen, epd_four_fields_and_blanks) {
+  arb_position p;
+  cr_assert_eq(
+      arb_fen_read(&p, "  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w KQkq -  ", 0, NULL),
+      ARB_OK);
+  char out[ARB_FEN_MAX];
+  arb_fen_write(&p, out, sizeof out, 0);
+  cr_assert_str_eq(out, ARB_FEN_START);
+  arb_fen_write(&p, out, sizeof out, ARB_FEN_OUT_EPD);
+  cr_assert_str_eq(out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+}
+
+/* Every problem is reported, not just the first. */
+Test(fen, all_problems_reported) {
+  arb_fen_report rep;
+  /* no black king, white pawn on rank 8, black pawn on rank 1, castling without rooks */
+  cr_assert_eq(read_fen("P7/8/8/8/8/8/8/p3K3 w Kk - 0 1", 0, &rep), ARB_ERR_FEN_INVALID);
+  cr_expect(rep.problems & ARB_FEN_NO_BLACK_KING);
+  cr_expect(rep.problems & ARB_FEN_PAWN_ON_BACK_RANK);
+  cr_expect(rep.problems & ARB_FEN_BAD_CASTLING);
+  /* fatal problems cannot be accepted */
+  cr_expect_eq(read_fen("P7/8/8/8/8/8/8/p3K3 w Kk - 0 1", ~0u, &rep), ARB_ERR_FEN_INVALID);
+}
+
+Test(fen, validity_cases) {
+  static const struct {
+    const char *fen;
+    uint32_t problem;
+  } bad[] = {
+      {"6rk/8/6K1/4N3/8/8/8/8 b - - 0 1", ARB_FEN_OPPONENT_IN_CHECK},
+      {"4k3/8/8/8/8/8/8/P3K3 w - - 0 1", ARB_FEN_PAWN_ON_BACK_RANK},
+      {"4k3/8/8/8/8/8/8/K3K3 w - - 0 1", ARB_FEN_TOO_MANY_KINGS},
+      {"4r2k/8/3n1n2/8/4K3/8/8/8 w - - 0 1", ARB_FEN_TOO_MANY_CHECKERS},
+      {"8/8/8/8/8/5k2/8/K3N1N1 b - - 0 1", ARB_FEN_IMPOSSIBLE_CHECK},  /* two knights */
+      {"B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1", ARB_FEN_IMPOSSIBLE_CHECK}, /* aligned */
+      {"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1", ARB_FEN_BAD_EN_PASSANT},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", ARB_FEN_BAD_EN_PASSANT},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", ARB_FEN_BAD_CASTLING},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQQBNR w kq - 0 1", ARB_FEN_NO_WHITE_KING},
+      {"QQQQQQQQ/QQQQQQQQ/8/8/8/8/8/K6k w - - 0 1", ARB_FEN_TOO_MUCH_MATERIAL},
+      {"8/8/8/8/8/8/8/Kk6 w - - 0 1", ARB_FEN_KINGS_ADJACENT},
+      /* check by a piece the double step could not have uncovered */
+      {"b7/8/8/rPpK4/8/5k2/6p1/7Q w - c6 0 1", ARB_FEN_IMPOSSIBLE_CHECK},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    arb_fen_report rep;
+    cr_expect_eq(read_fen(bad[i].fen, 0, &rep), ARB_ERR_FEN_INVALID, "%s", bad[i].fen);
+    cr_expect(rep.problems & bad[i].problem, "%s: problems %#x", bad[i].fen, rep.problems);
+    if (rep.problems)
+      cr_expect_str_eq(rep.message, arb_fen_problem_message(rep.problems & (0u - rep.problems)));
+  }
+  static const char *const good[] = {
+      "4r2k/8/8/8/8/3n4/8/3QK3 w - - 0 1",                        /* V05 double check */
+      "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",                        /* check by the pawn */
+      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", /* start */
+  };
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    arb_fen_report rep;
+    cr_expect_eq(read_fen(good[i], 0, &rep), ARB_OK, "%s: %s", good[i], rep.message);
+    cr_expect_eq(rep.problems, 0u);
+  }
+}
+
+Test(fen, accept_chosen_problems) {
+  arb_position p;
+  arb_fen_report rep;
+  const char *fen = "6rk/8/6K1/4N3/8/8/8/8 b - - 0 1";
+  cr_assert_eq(arb_fen_read(&p, fen, ARB_FEN_OPPONENT_IN_CHECK, &rep), ARB_OK);
+  cr_assert(rep.problems & ARB_FEN_OPPONENT_IN_CHECK, "still reported when accepted");
+  /* the king that stands in check can never be captured */
+  arb_move moves[ARB_MAX_MOVES];
+  int n = arb_generate_legal(&p, moves);
+  for (int i = 0; i < n; i++)
+    cr_assert_neq(ARB_MOVE_TO(moves[i]), ARB_SQUARE(6, 5), "king capture generated");
+}
+
+Test(fen, en_passant_written_only_when_legal) {
+  char out[ARB_FEN_MAX];
+  /* legal capture: kept */
+  arb_position p = test_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+  arb_fen_write(&p, out, sizeof out, 0);
+  cr_assert_str_eq(out, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+  /* no pawn can take: dropped (input accepts any valid square) */
+  p = test_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+  arb_fen_write(&p, out, sizeof out, 0);
+  cr_assert_str_eq(out, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  /* C04: capture exposes the king on the rank: dropped */
+  p = test_fen("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1");
+  arb_fen_write(&p, out, sizeof out, 0);
+  cr_assert_str_eq(out, "8/8/8/KPp4r/8/8/8/4k3 w - - 0 1");
+}
+
+Test(fen, castling_notations) {
+  char out[ARB_FEN_MAX];
+  arb_position p = test_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+  arb_fen_write(&p, out, sizeof out, 0);
+  cr_assert_str_eq(out, ARB_FEN_START);
+  cr_assert_eq(p.chess960, 0);
+  arb_fen_write(&p, out, sizeof out, ARB_FEN_OUT_SHREDDER);
+  cr_assert_str_eq(out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+  p = test_fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+  cr_assert_eq(p.chess960, 1);
+  arb_fen_write(&p, out, sizeof out, 0);
+  cr_assert_str_eq(out, "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+}
+
+Test(fen, snprintf_convention) {
+  arb_position p;
+  arb_position_startpos(&p);
+  char small[10];
+  int need = arb_fen_write(&p, small, sizeof small, 0);
+  cr_assert_eq(need, (int)strlen(ARB_FEN_START));
+  cr_assert_str_eq(small, "rnbqkbnr/");
+  cr_assert_eq(arb_fen_write(&p, NULL, 0, 0), need);
+}
+
+/* ---- SAN ---- */
+
+static void expect_san(const char *fen, const char *uci, const char *san) {
+  arb_position p = test_fen(fen);
+  arb_move m = test_uci(&p, uci);
+  char out[ARB_SAN_MAX];
+  arb_san_write(&p, m, out, sizeof out);
+  cr_expect_str_eq(out, san, "%s %s", fen, uci);
+  arb_move back;
+  cr_expect_eq(arb_san_read(&p, san, strlen(san), ARB_SAN_STRICT, &back, NULL), ARB_OK, "%s", san);
+  cr_expect_eq(back, m, "%s", san);
+}
+
+Test(san, writing) {
+  expect_san(ARB_FEN_START, "g1f3", "Nf3");
+  expect_san(ARB_FEN_START, "e2e4", "e4");
+  /* disambiguation: file first, then rank, then both */
+  expect_san("k7/8/8/8/8/8/8/1N1N3K w - - 0 1", "b1c3", "Nbc3");
+  expect_san("k7/8/8/1N6/8/8/8/1N5K w - - 0 1", "b1c3", "N1c3");
+  expect_san("7k/8/8/8/Q1Q5/8/Q7/K7 w - - 0 1", "a4b3", "Qa4b3");
+  /* a pinned piece does not count for disambiguation */
+  expect_san("k7/8/8/4b1N1/8/2N5/8/K7 w - - 0 1", "g5e4", "Ne4");
+  expect_san("k7/8/8/6N1/8/2N5/8/K7 w - - 0 1", "g5e4", "Nge4");
+  /* promotion, capture-promotion, check and mate marks, castling, en passant */
+  expect_san("8/P7/8/8/8/8/8/k6K w - - 0 1", "a7a8q", "a8=Q+");
+  expect_san("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8n", "axb8=N");
+  expect_san("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "O-O");
+  expect_san("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1", "O-O-O");
+  expect_san("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5f6", "exf6");
+  expect_san("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4", "Qh4#");
+  expect_san("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", "O-O-O+");
+}
+
+static arb_status san_in(const char *fen, const char *text, unsigned flags, arb_move *m,
+                         arb_san_error *err) {
+  arb_position p = test_fen(fen);
+  return arb_san_read(&p, text, strlen(text), flags, m, err);
+}
+
+Test(san, lenient_input) {
+  static const struct {
+    const char *fen, *text, *uci;
+  } cases[] = {
+      {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "0-0", "e1g1"},
+      {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "0-0-0", "e1c1"},
+      {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O+!?", "e1g1"},
+      {"8/P7/8/8/8/8/8/k6K w - - 0 1", "a8Q", "a7a8q"},
+      {"8/P7/8/8/8/8/8/k6K w - - 0 1", "a8=Q", "a7a8q"},
+      {"8/P7/8/8/8/8/8/k6K w - - 0 1", "a8=N", "a7a8n"},
+      {"8/P7/8/8/8/8/8/k6K w - - 0 1", "a8(R)", "a7a8r"},
+      {"8/P7/8/8/8/8/8/k6K w - - 0 1", "a7a8q", "a7a8q"},
+      {ARB_FEN_START, "Ng1f3", "g1f3"},
+      {ARB_FEN_START, "Ng1-f3", "g1f3"},
+      {ARB_FEN_START, "Nf3!!", "g1f3"},
+      {ARB_FEN_START, "Nf3??", "g1f3"},
+      {ARB_FEN_START, "Pe4", "e2e4"},
+      {ARB_FEN_START, "e2e4", "e2e4"},
+      {ARB_FEN_START, "e2-e4", "e2e4"},
+      {"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "exf6 e.p.", "e5f6"},
+      {"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "exf6ep", "e5f6"},
+      {"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "ef6", "e5f6"},
+      /* "b" is always a file: bxc3 is a pawn capture even with a bishop able to take */
+      {"4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1", "bxc3", "b2c3"},
+      {"4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1", "Bxc3", "d2c3"},
+      {"4k3/8/8/8/8/8/8/4K1N1 w - - 0 1", "Nxf3", "g1f3"}, /* wrong capture mark, lenient */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    arb_move m;
+    arb_san_error err;
+    arb_status st = san_in(cases[i].fen, cases[i].text, 0, &m, &err);
+    cr_expect_eq(st, ARB_OK, "'%s': %s", cases[i].text, err.message);
+    if (st != ARB_OK) continue;
+    arb_position p = test_fen(cases[i].fen);
+    char uci[8];
+    arb_uci_write(&p, m, uci, sizeof uci);
+    cr_expect_str_eq(uci, cases[i].uci, "'%s'", cases[i].text);
+  }
+}
+
+Test(san, strict_rejects_what_lenient_accepts) {
+  static const struct {
+    const char *fen, *text;
+  } cases[] = {
+      {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "0-0"},
+      {"8/P7/8/8/8/8/8/k6K w - - 0 1", "a8Q"},
+      {ARB_FEN_START, "Ng1f3"},
+      {ARB_FEN_START, "Nxf3"},
+      {ARB_FEN_START, "Nf3+"}, /* wrong check mark */
+      {"8/P7/8/8/8/8/8/k6K w - - 0 1", "a8=Q#"},
+      {"k7/8/8/8/8/8/8/1N1N3K w - - 0 1", "Nb1c3"}, /* over-disambiguation */
+      {ARB_FEN_START, "e2e4"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    arb_move m;
+    arb_san_error err;
+    cr_expect_eq(san_in(cases[i].fen, cases[i].text, 0, &m, &err), ARB_OK, "'%s' lenient",
+                 cases[i].text);
+    cr_expect_eq(san_in(cases[i].fen, cases[i].text, ARB_SAN_STRICT, &m, &err), ARB_ERR_MOVE_SYNTAX,
+                 "'%s' strict", cases[i].text);
+    cr_expect_neq(err.message[0], '\0');
+  }
+}
+
+Test(san, errors_are_classified) {
+  arb_move m;
+  arb_san_error err;
+  cr_expect_eq(san_in(ARB_FEN_START, "Nf4", 0, &m, &err), ARB_ERR_MOVE_ILLEGAL);
+  cr_expect_eq(san_in(ARB_FEN_START, "e5", 0, &m, &err), ARB_ERR_MOVE_ILLEGAL);
+  cr_expect_eq(san_in(ARB_FEN_START, "O-O", 0, &m, &err), ARB_ERR_MOVE_ILLEGAL);
+  cr_expect_eq(san_in(ARB_FEN_START, "Zz9", 0, &m, &err), ARB_ERR_MOVE_SYNTAX);
+  cr_expect_eq(san_in(ARB_FEN_START, "", 0, &m, &err), ARB_ERR_MOVE_SYNTAX);
+  cr_expect_eq(san_in(ARB_FEN_START, "N", 0, &m, &err), ARB_ERR_MOVE_SYNTAX);
+  cr_expect_eq(san_in(ARB_FEN_START, "--", 0, &m, &err), ARB_ERR_NULL_MOVE);
+  cr_expect_eq(san_in(ARB_FEN_START, "--", ARB_SAN_ALLOW_NULL, &m, &err), ARB_OK);
+  cr_expect_eq(m, ARB_MOVE_NULL);
+  /* a pawn on the seventh must say what it becomes */
+  cr_expect_eq(san_in("8/P7/8/8/8/8/8/k6K w - - 0 1", "a8", 0, &m, &err), ARB_ERR_MOVE_ILLEGAL);
+  /* ambiguity names the candidates */
+  cr_assert_eq(san_in("k7/8/8/8/8/8/8/1N1N3K w - - 0 1", "Nc3", 0, &m, &err),
+               ARB_ERR_MOVE_AMBIGUOUS);
+  cr_assert_eq(err.candidates_count, 2);
+  cr_expect(strstr(err.message, "b1") && strstr(err.message, "d1"), "%s", err.message);
+}
+
+Test(uci, in_and_out) {
+  arb_position p = test_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+  arb_move a, b;
+  cr_assert_eq(arb_uci_read(&p, "e1g1", 4, 0, &a), ARB_OK);
+  cr_assert_eq(arb_uci_read(&p, "e1h1", 4, 0, &b), ARB_OK, "king takes rook accepted");
+  cr_assert_eq(a, b);
+  cr_assert_eq(ARB_MOVE_KIND(a), ARB_MOVE_CASTLING);
+  char out[8];
+  arb_uci_write(&p, a, out, sizeof out);
+  cr_assert_str_eq(out, "e1g1");
+  cr_expect_eq(arb_uci_read(&p, "0000", 4, 0, &a), ARB_ERR_NULL_MOVE);
+  cr_expect_eq(arb_uci_read(&p, "0000", 4, 1, &a), ARB_OK);
+  cr_expect_eq(a, ARB_MOVE_NULL);
+  cr_expect_eq(arb_uci_read(&p, "e1e3", 4, 0, &a), ARB_ERR_MOVE_ILLEGAL);
+  cr_expect_eq(arb_uci_read(&p, "e1", 2, 0, &a), ARB_ERR_MOVE_SYNTAX);
+  cr_expect_eq(arb_uci_read(&p, "e1e2x", 5, 0, &a), ARB_ERR_MOVE_SYNTAX);
+  p = test_fen("8/P7/8/8/8/8/8/k6K w - - 0 1");
+  cr_expect_eq(arb_uci_read(&p, "a7a8", 4, 0, &a), ARB_ERR_MOVE_ILLEGAL, "promotion needs a piece");
+  cr_expect_eq(arb_uci_read(&p, "a7a8N", 5, 0, &a), ARB_OK);
+  cr_expect_eq(ARB_MOVE_PROMO(a), ARB_KNIGHT);
+  /* Chess960 writes king-takes-rook */
+  p = test_fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+  arb_lan_write(&p, test_uci(&p, "e2e4"), out, sizeof out);
+  cr_expect_str_eq(out, "e2-e4");
+}
+
+/* SAN and UCI round trips over random games. */
+Test(san, round_trips_random_games) {
+  uint64_t seed = 99;
+  for (int game = 0; game < 200; game++) {
+    arb_position p = test_fen(test_starts[game % TEST_STARTS]);
+    for (int ply = 0; ply < 120; ply++) {
+      arb_move moves[ARB_MAX_MOVES];
+      int n = arb_generate_legal(&p, moves);
+      if (!n) break;
+      for (int i = 0; i < n; i++) {
+        char san[ARB_SAN_MAX], uci[8];
+        arb_move back;
+        arb_san_error err;
+        arb_san_write(&p, moves[i], san, sizeof san);
+        cr_assert_eq(arb_san_read(&p, san, strlen(san), ARB_SAN_STRICT, &back, &err), ARB_OK,
+                     "%s: %s", san, err.message);
+        cr_assert_eq(back, moves[i], "%s", san);
+        arb_uci_write(&p, moves[i], uci, sizeof uci);
+        cr_assert_eq(arb_uci_read(&p, uci, strlen(uci), 0, &back), ARB_OK, "%s", uci);
+        cr_assert_eq(back, moves[i], "%s", uci);
+      }
+      arb_undo u;
+      arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);
+    }
+  }
+}

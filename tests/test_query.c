@@ -1,0 +1,125 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * test_query.c: the `arbiter query` request handler: answers for good requests and one error
+ * object (never a crash) for every kind of bad one.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "query.h"
+#include "test_util.h"
+
+static json_t *ask(const char *req) {
+  char *s = arb_query_answer(req, strlen(req), 7);
+  cr_assert_not_null(s);
+  json_error_t e;
+  json_t *a = json_loads(s, 0, &e);
+  cr_assert_not_null(a, "answer is not JSON: %s", s);
+  free(s);
+  return a;
+}
+
+static const char *error_code(json_t *a) {
+  return json_string_value(json_object_get(json_object_get(a, "error"), "code"));
+}
+
+Test(query, start_position_answer) {
+  json_t *a = ask("{}");
+  cr_assert_str_eq(json_string_value(json_object_get(a, "fen")), ARB_FEN_START);
+  cr_assert_str_eq(json_string_value(json_object_get(a, "turn")), "white");
+  json_t *uci = json_object_get(a, "legal_uci"), *san = json_object_get(a, "legal_san");
+  cr_assert_eq(json_array_size(uci), 20);
+  cr_assert_eq(json_array_size(san), 20);
+  for (size_t i = 1; i < json_array_size(uci); i++)
+    cr_assert(strcmp(json_string_value(json_array_get(uci, i - 1)),
+                     json_string_value(json_array_get(uci, i))) < 0,
+              "legal_uci sorted");
+  /* legal_san is in the same order as legal_uci */
+  cr_assert_str_eq(json_string_value(json_array_get(uci, 2)), "b1a3");
+  cr_assert_str_eq(json_string_value(json_array_get(san, 2)), "Na3");
+  cr_assert(json_is_false(json_object_get(a, "check")));
+  json_decref(a);
+}
+
+Test(query, moves_in_san_and_uci) {
+  json_t *a = ask("{\"id\": 3, \"moves\": [\"f3\", \"e7e5\", \"g4\", \"Qh4#\"]}");
+  cr_assert_eq(json_integer_value(json_object_get(a, "id")), 3);
+  cr_assert(json_is_true(json_object_get(a, "checkmate")));
+  cr_assert(json_is_true(json_object_get(a, "check")));
+  cr_assert_eq(json_array_size(json_object_get(a, "legal_uci")), 0);
+  json_decref(a);
+}
+
+Test(query, every_bad_request_gets_one_error) {
+  static const struct {
+    const char *req, *code;
+  } cases[] = {
+      {"not json", "json"},
+      {"[1, 2]", "request"},
+      {"{\"fen\": 5}", "request"},
+      {"{\"moves\": \"e4\"}", "request"},
+      {"{\"moves\": [1]}", "request"},
+      {"{\"fen\": \"8/8/8 w - - 0 1\"}", "fen_syntax"},
+      {"{\"fen\": \"4k3/8/8/8/8/8/8/K3K3 w - - 0 1\"}", "fen_invalid"},
+      {"{\"moves\": [\"e5\"]}", "move_illegal"},
+      {"{\"moves\": [\"Zz\"]}", "move_syntax"},
+      {"{\"moves\": [\"e4\", \"--\"]}", "null_move"},
+      {"{\"fen\": \"k7/8/8/8/8/8/8/1N1N3K w - - 0 1\", \"moves\": [\"Nc3\"]}", "move_ambiguous"},
+      {"{\"accept\": 5}", "request"},
+      {"{\"accept\": [\"nonsense\"]}", "request"},
+      {"{\"a\": 1, \"a\": 2}", "json"},
+      {"\"\xff\xfe\"", "json"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    json_t *a = ask(cases[i].req);
+    const char *code = error_code(a);
+    cr_expect(code && !strcmp(code, cases[i].code), "%s: code %s", cases[i].req,
+              code ? code : "(none)");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(a, "error"), "line")), 7);
+    json_decref(a);
+  }
+}
+
+Test(query, error_details) {
+  json_t *a = ask("{\"moves\": [\"e4\", \"e5\", \"Ke3\"]}");
+  json_t *e = json_object_get(a, "error");
+  cr_assert_eq(json_integer_value(json_object_get(e, "move_index")), 2);
+  cr_assert_str_eq(json_string_value(json_object_get(e, "move")), "Ke3");
+  json_decref(a);
+  a = ask("{\"fen\": \"k7/8/8/8/8/8/8/1N1N3K w - - 0 1\", \"moves\": [\"Nc3\"]}");
+  e = json_object_get(a, "error");
+  cr_assert_eq(json_array_size(json_object_get(e, "candidates")), 2);
+  json_decref(a);
+  a = ask("{\"fen\": \"6rk/8/6K1/4N3/8/8/8/8 b - - 0 1\"}");
+  e = json_object_get(a, "error");
+  cr_assert_str_eq(json_string_value(json_object_get(
+                       json_array_get(json_object_get(e, "problems"), 0), "problem")),
+                   "opponent_in_check");
+  json_decref(a);
+  /* the same position, accepted deliberately */
+  a = ask("{\"fen\": \"6rk/8/6K1/4N3/8/8/8/8 b - - 0 1\", \"accept\": [\"opponent_in_check\"]}");
+  cr_assert_null(json_object_get(a, "error"));
+  json_decref(a);
+}
+
+Test(query, huge_and_binary_input) {
+  size_t n = 1 << 20;
+  char *big = malloc(n + 1);
+  cr_assert_not_null(big);
+  memset(big, '[', n);
+  big[n] = '\0';
+  char *s = arb_query_answer(big, n, 1);
+  cr_assert_not_null(s);
+  cr_assert(strstr(s, "\"error\""));
+  free(s);
+  for (size_t i = 0; i < n; i++)
+    big[i] = (char)(i * 131 + 7);
+  s = arb_query_answer(big, n, 1);
+  cr_assert_not_null(s);
+  cr_assert(strstr(s, "\"error\""));
+  free(s);
+  free(big);
+  s = arb_query_too_long(4, 100);
+  cr_assert(strstr(s, "line_too_long"));
+  free(s);
+}

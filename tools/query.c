@@ -1,0 +1,244 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * query.c: one JSON request in, one JSON answer out (see `arbiter query --help`).
+ */
+#include "query.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arbiter/arbiter.h"
+
+static json_t *error_object(const char *code, const char *message, long line_number) {
+  json_t *e = json_object();
+  json_object_set_new(e, "code", json_string(code));
+  json_object_set_new(e, "message", json_string(message));
+  if (line_number > 0) json_object_set_new(e, "line", json_integer(line_number));
+  return e;
+}
+
+static char *finish(json_t *answer) {
+  char *s = json_dumps(answer, JSON_COMPACT);
+  json_decref(answer);
+  return s;
+}
+
+static char *error_answer(json_t *id, json_t *err) {
+  json_t *a = json_object();
+  if (id) json_object_set(a, "id", id);
+  json_object_set_new(a, "error", err);
+  return finish(a);
+}
+
+char *arb_query_too_long(long line_number, size_t limit) {
+  char msg[96];
+  snprintf(msg, sizeof msg, "request line longer than %zu bytes", limit);
+  json_t *e = error_object("line_too_long", msg, line_number);
+  json_object_set_new(e, "limit", json_integer((json_int_t)limit));
+  return error_answer(NULL, e);
+}
+
+static uint32_t problem_bit_by_name(const char *name) {
+  for (int i = 0; i < ARB_FEN_PROBLEM_COUNT; i++)
+    if (!strcmp(name, arb_fen_problem_name(1u << i))) return 1u << i;
+  return 0;
+}
+
+static json_t *problems_array(uint32_t problems) {
+  json_t *arr = json_array();
+  for (int i = 0; i < ARB_FEN_PROBLEM_COUNT; i++)
+    if (problems & (1u << i)) {
+      json_t *p = json_object();
+      json_object_set_new(p, "problem", json_string(arb_fen_problem_name(1u << i)));
+      json_object_set_new(p, "message", json_string(arb_fen_problem_message(1u << i)));
+      json_array_append_new(arr, p);
+    }
+  return arr;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp((const char *)a, (const char *)b);
+}
+
+static const char *const square_names[64] = {
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8"};
+
+/* The facts about a position that the board and rules layers know. */
+static void describe(json_t *a, const arb_position *pos) {
+  char fen[ARB_FEN_MAX];
+  arb_fen_write(pos, fen, sizeof fen, 0);
+  json_object_set_new(a, "fen", json_string(fen));
+  json_object_set_new(a, "turn", json_string(pos->turn == ARB_WHITE ? "white" : "black"));
+
+  arb_move moves[ARB_MAX_MOVES];
+  int n = arb_generate_legal(pos, moves);
+  struct {
+    char uci[8];
+    char san[ARB_SAN_MAX];
+  } rows[ARB_MAX_MOVES];
+  for (int i = 0; i < n; i++) {
+    arb_uci_write(pos, moves[i], rows[i].uci, sizeof rows[i].uci);
+    arb_san_write(pos, moves[i], rows[i].san, sizeof rows[i].san);
+  }
+  qsort(rows, (size_t)n, sizeof rows[0], cmp_str);
+  json_t *uci = json_array(), *san = json_array();
+  for (int i = 0; i < n; i++) {
+    json_array_append_new(uci, json_string(rows[i].uci));
+    json_array_append_new(san, json_string(rows[i].san));
+  }
+  json_object_set_new(a, "legal_uci", uci);
+  json_object_set_new(a, "legal_san", san);
+
+  arb_bitboard checkers = arb_checkers(pos);
+  json_object_set_new(a, "check", json_boolean(checkers != 0));
+  json_object_set_new(a, "checkmate", json_boolean(checkers && n == 0));
+  json_object_set_new(a, "stalemate", json_boolean(!checkers && n == 0));
+  json_object_set_new(a, "insufficient_material", json_boolean(arb_is_insufficient_material(pos)));
+  json_t *chk = json_array();
+  for (int sq = 0; sq < 64; sq++)
+    if (checkers & (UINT64_C(1) << sq)) json_array_append_new(chk, json_string(square_names[sq]));
+  json_object_set_new(a, "checkers", chk);
+  json_object_set_new(a, "material_class",
+                      json_string(arb_material_class_name(arb_material_class_of(pos))));
+  char key[17];
+  snprintf(key, sizeof key, "%016llx", (unsigned long long)pos->key);
+  json_object_set_new(a, "polyglot_key", json_string(key));
+  json_object_set_new(a, "chess960", json_boolean(pos->chess960));
+}
+
+char *arb_query_answer(const char *line, size_t len, long line_number) {
+  json_error_t jerr;
+  json_t *req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+  if (!req) {
+    json_t *e = error_object("json", jerr.text, line_number);
+    json_object_set_new(e, "column", json_integer(jerr.column));
+    return error_answer(NULL, e);
+  }
+  json_t *id = json_object_get(req, "id");
+  if (!json_is_object(req)) {
+    char *s =
+        error_answer(NULL, error_object("request", "a request must be a JSON object", line_number));
+    json_decref(req);
+    return s;
+  }
+  char *out = NULL;
+  json_t *err = NULL;
+  arb_position pos;
+
+  /* Which FEN problems the caller accepts deliberately: "accept": ["opponent_in_check", ...]
+   * or "accept": "all". */
+  uint32_t accept = 0;
+  json_t *acc = json_object_get(req, "accept");
+  if (json_is_string(acc) && !strcmp(json_string_value(acc), "all")) {
+    accept = ~0u;
+  } else if (json_is_array(acc)) {
+    size_t i;
+    json_t *v;
+    json_array_foreach(acc, i, v) {
+      uint32_t bit = json_is_string(v) ? problem_bit_by_name(json_string_value(v)) : 0;
+      if (!bit) {
+        err = error_object("request", "\"accept\" lists an unknown problem name", line_number);
+        json_object_set_new(err, "index", json_integer((json_int_t)i));
+        goto done;
+      }
+      accept |= bit;
+    }
+  } else if (acc) {
+    err = error_object("request", "\"accept\" must be \"all\" or an array of problem names",
+                       line_number);
+    goto done;
+  }
+
+  json_t *fen = json_object_get(req, "fen");
+  if (fen && !json_is_string(fen)) {
+    err = error_object("request", "\"fen\" must be a string", line_number);
+    goto done;
+  }
+  if (fen) {
+    arb_fen_report rep;
+    arb_status st =
+        arb_fen_read_n(&pos, json_string_value(fen), json_string_length(fen), accept, &rep);
+    if (st != ARB_OK) {
+      err = error_object(arb_status_name(st), rep.message, line_number);
+      if (st == ARB_ERR_FEN_SYNTAX) {
+        json_object_set_new(err, "field", json_integer(rep.field));
+        json_object_set_new(err, "column", json_integer(rep.column + 1));
+      } else {
+        json_object_set_new(err, "problems", problems_array(rep.problems));
+      }
+      goto done;
+    }
+  } else {
+    arb_position_startpos(&pos);
+  }
+
+  json_t *moves = json_object_get(req, "moves");
+  if (moves && !json_is_array(moves)) {
+    err = error_object("request", "\"moves\" must be an array of strings", line_number);
+    goto done;
+  }
+  json_t *played_uci = json_array(), *played_san = json_array();
+  {
+    size_t i;
+    json_t *mv;
+    json_array_foreach(moves, i, mv) {
+      if (!json_is_string(mv)) {
+        err = error_object("request", "each move must be a string", line_number);
+        json_object_set_new(err, "move_index", json_integer((json_int_t)i));
+        break;
+      }
+      arb_move m;
+      arb_san_error serr;
+      arb_status st =
+          arb_move_read(&pos, json_string_value(mv), json_string_length(mv), 0, &m, &serr);
+      if (st != ARB_OK) {
+        char fenbuf[ARB_FEN_MAX];
+        err = error_object(arb_status_name(st), serr.message, line_number);
+        json_object_set_new(err, "move_index", json_integer((json_int_t)i));
+        json_object_set(err, "move", mv);
+        arb_fen_write(&pos, fenbuf, sizeof fenbuf, 0);
+        json_object_set_new(err, "fen", json_string(fenbuf));
+        if (st == ARB_ERR_MOVE_AMBIGUOUS) {
+          json_t *c = json_array();
+          for (int k = 0; k < serr.candidates_count && k < 8; k++) {
+            char u[8];
+            arb_uci_write(&pos, serr.candidates[k], u, sizeof u);
+            json_array_append_new(c, json_string(u));
+          }
+          json_object_set_new(err, "candidates", c);
+        }
+        break;
+      }
+      char u[8], s[ARB_SAN_MAX];
+      arb_uci_write(&pos, m, u, sizeof u);
+      arb_san_write(&pos, m, s, sizeof s);
+      json_array_append_new(played_uci, json_string(u));
+      json_array_append_new(played_san, json_string(s));
+      arb_undo undo;
+      arb_make_move(&pos, m, &undo);
+    }
+  }
+  if (err) {
+    json_decref(played_uci);
+    json_decref(played_san);
+    goto done;
+  }
+  {
+    json_t *a = json_object();
+    if (id) json_object_set(a, "id", id);
+    describe(a, &pos);
+    json_object_set_new(a, "moves_uci", played_uci);
+    json_object_set_new(a, "moves_san", played_san);
+    out = finish(a);
+  }
+
+done:
+  if (err) out = error_answer(id, err);
+  json_decref(req);
+  return out;
+}

@@ -1,0 +1,19 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * query.h: the request handler behind `arbiter query` (also driven by the fuzz target).
+ */
+#ifndef ARB_TOOLS_QUERY_H
+#define ARB_TOOLS_QUERY_H
+
+#include <stddef.h>
+
+/* Answers one request line (JSON text of len bytes, not necessarily NUL-terminated).
+ * line_number (1-based) is echoed in error answers.  Returns a malloc'd NUL-terminated JSON
+ * object without a newline, which the caller frees; NULL only when memory ran out.
+ * Never aborts on bad input: every fault becomes {"error": {...}}. */
+char *arb_query_answer(const char *line, size_t len, long line_number);
+
+/* The error answer for a request line longer than the limit. */
+char *arb_query_too_long(long line_number, size_t limit);
+
+#endif
