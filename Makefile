@@ -1,0 +1,75 @@
+# Arbiter — a thin wrapper over CMake (presets: dev, asan, release).
+#   make            build the release preset (optimised for this CPU)
+#   make run        the main job: `arbiter demo` (replays a game, checks it, runs perft)
+#   make test       install what is missing, then every test: release build + ASan/UBSan build
+#   make bench      perft against Stockfish's `go perft`, printing the speed ratio
+#   make fuzz       build the libFuzzer targets with clang and run each for FUZZ_SECONDS
+#   make install    install headers, libraries, arbiter.pc, the CMake package and `arbiter`
+#   make test-deep  the perft counts over 200 million nodes (minutes)
+#   make format     clang-format every C file in place
+PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 60
+JOBS ?= 2
+SANITIZER_PERFT_NODES ?= 1000000
+
+.PHONY: all build run test test-release test-asan bench fuzz install test-deep format deps clean
+
+all: build
+
+deps:
+	@sh scripts/deps.sh build
+
+build: deps
+	cmake --preset release >/dev/null
+	cmake --build build/release -j$(JOBS)
+
+run: build
+	./build/release/arbiter demo
+
+test: test-release test-asan
+
+test-release:
+	@sh scripts/deps.sh build test
+	cmake --preset release >/dev/null
+	cmake --build build/release -j$(JOBS)
+	cd build/release && ctest --output-on-failure -j$(JOBS) -LE deep
+
+# Under ASan+UBSan: every unit and CLI test, perft capped per line, fewer differential games.
+test-asan:
+	@sh scripts/deps.sh build test
+	cmake --preset asan -DARB_PERFT_MAX_NODES=$(SANITIZER_PERFT_NODES) -DARB_DIFF_GAMES=300 >/dev/null
+	cmake --build build/asan -j$(JOBS)
+	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j$(JOBS) -LE deep -E '^(format|consumer_pkgconfig)$$'
+
+test-deep: build
+	cmake --preset release >/dev/null
+	cmake --build build/release -j$(JOBS)
+	cd build/release && ctest --output-on-failure -L deep
+
+bench:
+	@sh scripts/deps.sh build bench
+	cmake --preset release >/dev/null
+	cmake --build build/release -j$(JOBS) --target bench_perft
+	./build/release/bench/perft
+
+fuzz:
+	@sh scripts/deps.sh build fuzz
+	CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARB_FUZZ=ON \
+	  -DARB_BUILD_TESTS=OFF >/dev/null
+	cmake --build build/fuzz -j$(JOBS)
+	for t in fen san uci query; do \
+	  mkdir -p build/fuzz/corpus/$$t && \
+	  ./build/fuzz/fuzz/fuzz_$$t build/fuzz/corpus/$$t fuzz/corpus/$$t \
+	    -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/ || exit 1; \
+	done
+
+install: build
+	cmake --install build/release --prefix $(PREFIX)
+
+format:
+	clang-format -i include/arbiter/*.h src/*.c src/*/*.c src/*/*.h tools/*.c tools/*.h \
+	  tests/*.c tests/*.h tests/consumer/*.c bench/*.c fuzz/*.c fuzz/*.h
+
+clean:
+	rm -rf build

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Arbiter — MIT licence, see LICENSE.
+# Installs the Debian packages the build and tests need, when they are missing.
+# usage: scripts/deps.sh [build|test|bench|fuzz]...   (default: build)
+# As root it runs apt-get directly; otherwise through sudo when available.
+set -eu
+want="cmake make gcc pkg-config libjansson-dev"
+for what in "${@:-build}"; do
+  case "$what" in
+  build) ;;
+  test) want="$want libcriterion-dev nodejs npm clang-format binutils" ;;
+  bench) want="$want stockfish" ;;
+  fuzz) want="$want clang libclang-rt-dev" ;;
+  *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
+  esac
+done
+missing=""
+for p in $want; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+# node and npm may come from elsewhere than Debian's packages
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  missing=$(echo "$missing" | tr ' ' '\n' | grep -v -x -e nodejs -e npm | tr '\n' ' ')
+fi
+missing=$(echo $missing)
+[ -z "$missing" ] && exit 0
+echo "deps.sh: installing:$missing"
+if [ "$(id -u)" = 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO="sudo"
+else
+  echo "deps.sh: missing packages ($missing) and not root; install them and re-run" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing
