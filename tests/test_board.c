@@ -162,3 +162,28 @@ Test(board, perft_small) {
     cr_expect_eq(arb_perft(&p, cases[i].depth), cases[i].nodes, "%s", cases[i].fen);
   }
 }
+
+/* A position and its colour-flipped mirror have the same move tree. */
+Test(board, mirror_same_tree) {
+  uint64_t seed = 777;
+  for (int game = 0; game < 60; game++) {
+    arb_position p = test_fen(test_starts[game % TEST_STARTS]);
+    for (int ply = 0; ply < 80; ply++) {
+      arb_position m;
+      arb_position_mirror(&p, &m);
+      cr_assert_eq(m.key, arb_zobrist_compute(&m));
+      cr_assert_eq(arb_position_problems(&m), arb_position_problems(&p));
+      cr_assert_eq(arb_perft(&m, 2), arb_perft(&p, 2));
+      cr_assert_eq(arb_in_check(&m), arb_in_check(&p));
+      cr_assert_eq(arb_ep_legal(&m), arb_ep_legal(&p));
+      arb_position back;
+      arb_position_mirror(&m, &back);
+      cr_assert(memcmp(&back, &p, sizeof p) == 0, "mirroring twice restores the position");
+      arb_move moves[ARB_MAX_MOVES];
+      int n = arb_generate_legal(&p, moves);
+      if (!n) break;
+      arb_undo u;
+      arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);
+    }
+  }
+}

@@ -6,7 +6,7 @@
  * Ownership: callers own every arb_position, arb_undo and move buffer; nothing here allocates.
  * Thread-safety: all functions are reentrant; tables are built once by arb_init(), which is
  * idempotent and thread-safe (pthread_once) and is called implicitly by every function that
- * creates a position (arb_position_startpos, arb_fen_read, arb_position_setup).  Functions that
+ * creates a position (arb_position_startpos, arb_fen_read).  Functions that
  * take an existing position assume it was created by one of those.
  */
 #ifndef ARBITER_POSITION_H
@@ -21,7 +21,7 @@ extern "C" {
 typedef uint64_t arb_bitboard; /* bit n set = square n (a1 = bit 0, h8 = bit 63) */
 
 /* A chess position.  Treat the fields as read-only: change a position only through
- * arb_make_move / arb_unmake_move / arb_fen_read / arb_position_setup, which keep the
+ * arb_make_move / arb_unmake_move / arb_fen_read, which keep the
  * redundant parts (board[], bitboards, key) consistent.
  *
  * Castling rights are stored as the set of rooks that may still castle (castling_rooks),
@@ -60,6 +60,11 @@ ARB_API void arb_init(void);
 
 /* The standard starting position. */
 ARB_API void arb_position_startpos(arb_position *pos);
+
+/* The colour-flipped position: ranks mirrored, colours swapped, the other side to move (with
+ * the same rights and counters).  Every rule treats it exactly like the original, which makes
+ * it a good cross-check.  out may equal pos. */
+ARB_API void arb_position_mirror(const arb_position *pos, arb_position *out);
 
 /* Makes a legal move (or ARB_MOVE_NULL).  The move must be legal in pos (as returned by
  * arb_generate_legal or a parser); otherwise the result is unspecified.  Saves into *undo. */

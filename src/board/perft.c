@@ -11,9 +11,9 @@ static uint64_t perft_rec(arb_position *p, int depth) {
   uint64_t total = 0;
   arb_undo u;
   for (int i = 0; i < n; i++) {
-    arb_make_move(p, moves[i], &u);
-    total += perft_rec(p, depth - 1);
-    arb_unmake_move(p, moves[i], &u);
+    arb_position child = *p; /* copy-make: cheaper here than unmake */
+    arb_make_move(&child, moves[i], &u);
+    total += perft_rec(&child, depth - 1);
   }
   return total;
 }

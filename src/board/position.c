@@ -26,6 +26,23 @@ void arb_position_startpos(arb_position *pos) {
   pos->key = arb_zobrist_compute(pos);
 }
 
+void arb_position_mirror(const arb_position *pos, arb_position *out) {
+  arb_position m;
+  memset(&m, 0, sizeof m);
+  for (int sq = 0; sq < 64; sq++) {
+    arb_piece pc = pos->board[sq];
+    if (pc) arb__put(&m, (arb_piece)(pc ^ 8), (arb_square)(sq ^ 56));
+  }
+  m.castling_rooks = __builtin_bswap64(pos->castling_rooks);
+  m.turn = pos->turn ^ 1;
+  m.ep_square = pos->ep_square == ARB_NO_SQUARE ? ARB_NO_SQUARE : (uint8_t)(pos->ep_square ^ 56);
+  m.chess960 = pos->chess960;
+  m.halfmove_clock = pos->halfmove_clock;
+  m.fullmove_number = pos->fullmove_number;
+  m.key = arb_zobrist_compute(&m);
+  *out = m;
+}
+
 /* Key change for losing the castling rights of the rooks in `lost` (kings not yet moved). */
 static uint64_t castling_key_delta(const arb_position *p, arb_bitboard lost) {
   uint64_t k = 0;
