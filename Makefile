@@ -69,7 +69,7 @@ install: build
 
 format:
 	clang-format -i include/arbiter/*.h src/*.c src/*/*.c src/*/*.h tools/*.c tools/*.h \
-	  tests/*.c tests/*.h tests/consumer/*.c bench/*.c fuzz/*.c fuzz/*.h
+	  tests/*.c tests/*.h tests/consumer/*.c bench/*.c fuzz/*.c fuzz/*.h scripts/*.c
 
 clean:
 	rm -rf build

@@ -26,6 +26,7 @@ Test(fen, syntax_errors_say_where) {
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 y", 6, 55},
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", 6, 57},
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", 3, 45},
+      {"rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1, 19},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     arb_fen_report rep;

@@ -69,12 +69,15 @@ Test(query, every_bad_request_gets_one_error) {
       {"{\"accept\": [\"nonsense\"]}", "request"},
       {"{\"a\": 1, \"a\": 2}", "json"},
       {"\"\xff\xfe\"", "json"},
+      {"{\"fen\":\"\\\xc8\x89ulbbH- 01\",\"moves\":[\"O-O\"]}", "json"}, /* fuzz find */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     json_t *a = ask(cases[i].req);
     const char *code = error_code(a);
     cr_expect(code && !strcmp(code, cases[i].code), "%s: code %s", cases[i].req,
               code ? code : "(none)");
+    cr_expect(json_is_string(json_object_get(json_object_get(a, "error"), "message")),
+              "%s: every error has a message", cases[i].req);
     cr_expect_eq(json_integer_value(json_object_get(json_object_get(a, "error"), "line")), 7);
     json_decref(a);
   }

@@ -11,10 +11,23 @@
 
 #include "arbiter/arbiter.h"
 
+/* A JSON string of a message that may hold invalid UTF-8 (jansson's own error texts can quote
+ * half a character of the input): bytes outside ASCII become '?'. */
+static json_t *message_string(const char *message) {
+  json_t *s = json_string(message);
+  if (s) return s;
+  char clean[256];
+  size_t i = 0;
+  for (; message[i] && i < sizeof clean - 1; i++)
+    clean[i] = (unsigned char)message[i] < 0x80 ? message[i] : '?';
+  clean[i] = '\0';
+  return json_string(clean);
+}
+
 static json_t *error_object(const char *code, const char *message, long line_number) {
   json_t *e = json_object();
   json_object_set_new(e, "code", json_string(code));
-  json_object_set_new(e, "message", json_string(message));
+  json_object_set_new(e, "message", message_string(message));
   if (line_number > 0) json_object_set_new(e, "line", json_integer(line_number));
   return e;
 }

@@ -51,13 +51,30 @@ static uint64_t xorshift(uint64_t *s) {
 }
 #endif
 
-/* Fills one slider's table.  With PEXT the index is the extracted occupancy; otherwise we
- * search a magic multiplier with few bits set (deterministic seed, a few ms in all). */
-static void init_slider(arb__magic *mag, arb_bitboard *table, const int dirs[4][2]) {
+#if !ARB_USE_PEXT
+/* Magic multipliers found once by arb__search_magics (scripts/gen_magics.c) and committed, so
+ * start-up costs no search; each is verified while its table is filled, and a search runs for
+ * any square whose committed number does not work. */
+static const uint64_t known_magics[2][64] = {
+#include "board/magics.inc"
+};
+#endif
+
+/* Fills one slider's table.  With PEXT the index is the extracted occupancy; otherwise a
+ * magic multiplier: the known one if it works, else one found by a deterministic search. */
+static void init_slider(arb__magic *mag, arb_bitboard *table, const int dirs[4][2],
+                        const uint64_t *known) {
   arb_bitboard occs[4096], atts[4096];
   uint32_t offset = 0;
 #if !ARB_USE_PEXT
   uint64_t seed = UINT64_C(0x9E3779B97F4A7C15);
+  /* epoch[] remembers which attempt wrote a slot, so the table needs no clearing. */
+  int epoch[4096];
+  int attempt = 0;
+  for (int i = 0; i < 4096; i++)
+    epoch[i] = 0;
+#else
+  (void)known;
 #endif
   for (int sq = 0; sq < 64; sq++) {
     arb__magic *m = &mag[sq];
@@ -78,16 +95,15 @@ static void init_slider(arb__magic *mag, arb_bitboard *table, const int dirs[4][
     for (int i = 0; i < n; i++)
       table[offset + _pext_u64(occs[i], m->mask)] = atts[i];
 #else
-    /* epoch[] remembers which attempt wrote a slot, so the table needs no clearing. */
-    static _Thread_local int epoch[4096];
-    int attempt = 0;
-    for (int i = 0; i < 4096; i++)
-      epoch[i] = 0;
-    for (;;) {
+    for (int tries = 0;; tries++) {
       uint64_t magic;
-      do {
-        magic = xorshift(&seed) & xorshift(&seed) & xorshift(&seed);
-      } while (arb__popcount((m->mask * magic) >> 56) < 6);
+      if (tries == 0 && known && known[sq]) {
+        magic = known[sq];
+      } else {
+        do {
+          magic = xorshift(&seed) & xorshift(&seed) & xorshift(&seed);
+        } while (arb__popcount((m->mask * magic) >> 56) < 6);
+      }
       attempt++;
       int i = 0;
       for (; i < n; i++) {
@@ -107,6 +123,12 @@ static void init_slider(arb__magic *mag, arb_bitboard *table, const int dirs[4][
 #endif
     offset += (uint32_t)n;
   }
+}
+
+void arb__search_magics(arb__magic *rook, arb_bitboard *rook_table, arb__magic *bishop,
+                        arb_bitboard *bishop_table) {
+  init_slider(rook, rook_table, rook_dirs, NULL);
+  init_slider(bishop, bishop_table, bishop_dirs, NULL);
 }
 
 static void init_tables(void) {
@@ -129,8 +151,13 @@ static void init_tables(void) {
     arb__tab.pawn[ARB_WHITE][sq] = arb__east(arb__north(b)) | arb__west(arb__north(b));
     arb__tab.pawn[ARB_BLACK][sq] = arb__east(arb__south(b)) | arb__west(arb__south(b));
   }
-  init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs);
-  init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs);
+#if ARB_USE_PEXT
+  init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs, NULL);
+  init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs, NULL);
+#else
+  init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs, known_magics[0]);
+  init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs, known_magics[1]);
+#endif
   for (int a = 0; a < 64; a++) {
     for (int b = 0; b < 64; b++) {
       arb__tab.between[a][b] = 0;

@@ -64,6 +64,11 @@ typedef struct arb__tables {
   arb_bitboard bishop_table[ARB_BISHOP_TABLE_SIZE];
 } arb__tables;
 
+/* Searches magic multipliers from scratch into caller-owned tables (scripts/gen_magics.c
+ * prints them for src/board/magics.inc).  Only meaningful in builds without PEXT. */
+void arb__search_magics(arb__magic *rook, arb_bitboard *rook_table, arb__magic *bishop,
+                        arb_bitboard *bishop_table) ARB_HIDDEN;
+
 /* Written once inside arb_init()'s pthread_once, read-only afterwards. */
 extern ARB_HIDDEN arb__tables arb__tab;
 

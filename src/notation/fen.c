@@ -173,6 +173,8 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
       rank--;
       file = 0;
     } else if (c >= '1' && c <= '8') {
+      if (i > 0 && s[i - 1] >= '1' && s[i - 1] <= '8')
+        return syntax_error(r, 1, i, "two digits in a row in rank %d", rank + 1);
       file += c - '0';
       if (file > 8) return syntax_error(r, 1, i, "rank %d has more than 8 squares", rank + 1);
     } else {

@@ -1,0 +1,33 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * fuzz.h: the libFuzzer entry point shared by every target in fuzz/ and by replay.c, plus
+ * a small check macro that aborts with a message (so a failed property is a crash that both
+ * libFuzzer and the corpus replay report).
+ */
+#ifndef ARB_FUZZ_H
+#define ARB_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Runs one input through the target.  Returns 0; a failed property calls abort(). */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* One-time set-up (libFuzzer calls it once before the first input; so does replay.c, before
+ * it forks a child per input, so the children share the library's tables).  Returns 0. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* Aborts with the failed condition, its location and a context string (say the FEN and the
+ * move) when cond is false.  Unlike assert() it stays on in release (NDEBUG) builds. */
+#define FUZZ_CHECK_CTX(cond, ctx)                                                                  \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "%s:%d: fuzz check failed: %s [%s]\n", __FILE__, __LINE__, #cond, (ctx));    \
+      abort();                                                                                     \
+    }                                                                                              \
+  } while (0)
+#define FUZZ_CHECK(cond) FUZZ_CHECK_CTX(cond, "")
+
+#endif
