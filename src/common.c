@@ -26,6 +26,11 @@ const char *arb_status_name(arb_status status) {
   case ARB_ERR_MOVE_AMBIGUOUS: return "move_ambiguous";
   case ARB_ERR_NULL_MOVE: return "null_move";
   case ARB_ERR_NO_MEMORY: return "no_memory";
+  case ARB_ERR_GAME_OVER: return "game_over";
+  case ARB_ERR_NOT_YOUR_TURN: return "not_your_turn";
+  case ARB_ERR_NO_OFFER: return "no_offer";
+  case ARB_ERR_NOT_ALLOWED: return "not_allowed";
+  case ARB_ERR_MUST_PLAY: return "must_play";
   }
   return "unknown";
 }

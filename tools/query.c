@@ -124,6 +124,25 @@ static void describe(json_t *a, const arb_position *pos) {
   json_object_set_new(a, "chess960", json_boolean(pos->chess960));
 }
 
+/* The game layer's facts: repetitions, claims, automatic endings, result. */
+static void describe_game(json_t *a, const arb_game *game) {
+  arb_game_facts f;
+  arb_game_facts_of(game, &f);
+  arb_outcome o = arb_game_outcome(game);
+  const arb_position *p = arb_game_position(game);
+  json_object_set_new(a, "rules", json_string(arb_rules_get(arb_game_rules(game))->name));
+  json_object_set_new(a, "repetitions", json_integer(f.repetitions));
+  json_object_set_new(a, "can_claim_threefold", json_boolean(f.can_claim_threefold));
+  json_object_set_new(a, "fivefold", json_boolean(f.fivefold));
+  json_object_set_new(a, "halfmove_clock", json_integer(p->halfmove_clock));
+  json_object_set_new(a, "fullmove_number", json_integer(p->fullmove_number));
+  json_object_set_new(a, "can_claim_fifty", json_boolean(f.can_claim_fifty));
+  json_object_set_new(a, "seventyfive", json_boolean(f.seventyfive));
+  json_object_set_new(a, "dead_position", json_boolean(f.dead_position));
+  json_object_set_new(a, "result", json_string(arb_result_string(o.result)));
+  json_object_set_new(a, "termination", json_string(arb_termination_name(o.termination)));
+}
+
 char *arb_query_answer(const char *line, size_t len, long line_number) {
   json_error_t jerr;
   json_t *req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -142,6 +161,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
   char *out = NULL;
   json_t *err = NULL;
   arb_position pos;
+  arb_game *game = NULL;
 
   /* Which FEN problems the caller accepts deliberately: "accept": ["opponent_in_check", ...]
    * or "accept": "all". */
@@ -190,12 +210,29 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     arb_position_startpos(&pos);
   }
 
+  arb_ruleset rules = ARB_RULES_FIDE;
+  json_t *rj = json_object_get(req, "rules");
+  if (rj && (!json_is_string(rj) || arb_rules_parse(json_string_value(rj), &rules) != ARB_OK)) {
+    err = error_object(
+        "request", "\"rules\" must be one of fide, fide-rapid, fide-blitz, uscf, online, casual",
+        line_number);
+    goto done;
+  }
   json_t *moves = json_object_get(req, "moves");
   if (moves && !json_is_array(moves)) {
     err = error_object("request", "\"moves\" must be an array of strings", line_number);
     goto done;
   }
-  json_t *played_uci = json_array(), *played_san = json_array();
+  json_t *intended = json_object_get(req, "intended");
+  if (intended && !json_is_string(intended)) {
+    err = error_object("request", "\"intended\" must be a move (string)", line_number);
+    goto done;
+  }
+  game = arb_game_new(&pos, rules);
+  if (!game) {
+    err = error_object("no_memory", "out of memory", line_number);
+    goto done;
+  }
   {
     size_t i;
     json_t *mv;
@@ -205,53 +242,81 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
         json_object_set_new(err, "move_index", json_integer((json_int_t)i));
         break;
       }
+      const arb_position *now = arb_game_position(game);
       arb_move m;
       arb_san_error serr;
       arb_status st =
-          arb_move_read(&pos, json_string_value(mv), json_string_length(mv), 0, &m, &serr);
+          arb_move_read(now, json_string_value(mv), json_string_length(mv), 0, &m, &serr);
+      if (st == ARB_OK) st = arb_game_play(game, m);
       if (st != ARB_OK) {
         char fenbuf[ARB_FEN_MAX];
-        err = error_object(arb_status_name(st), serr.message, line_number);
+        const char *msg = serr.message;
+        if (st == ARB_ERR_GAME_OVER) msg = "the game is already over";
+        err = error_object(arb_status_name(st), msg, line_number);
         json_object_set_new(err, "move_index", json_integer((json_int_t)i));
         json_object_set(err, "move", mv);
-        arb_fen_write(&pos, fenbuf, sizeof fenbuf, 0);
+        arb_fen_write(now, fenbuf, sizeof fenbuf, 0);
         json_object_set_new(err, "fen", json_string(fenbuf));
+        if (st == ARB_ERR_GAME_OVER) {
+          arb_outcome o = arb_game_outcome(game);
+          json_object_set_new(err, "result", json_string(arb_result_string(o.result)));
+          json_object_set_new(err, "termination", json_string(arb_termination_name(o.termination)));
+        }
         if (st == ARB_ERR_MOVE_AMBIGUOUS) {
           json_t *c = json_array();
           for (int k = 0; k < serr.candidates_count && k < 8; k++) {
             char u[8];
-            arb_uci_write(&pos, serr.candidates[k], u, sizeof u);
+            arb_uci_write(now, serr.candidates[k], u, sizeof u);
             json_array_append_new(c, json_string(u));
           }
           json_object_set_new(err, "candidates", c);
         }
         break;
       }
-      char u[8], s[ARB_SAN_MAX];
-      arb_uci_write(&pos, m, u, sizeof u);
-      arb_san_write(&pos, m, s, sizeof s);
-      json_array_append_new(played_uci, json_string(u));
-      json_array_append_new(played_san, json_string(s));
-      arb_undo undo;
-      arb_make_move(&pos, m, &undo);
     }
   }
-  if (err) {
-    json_decref(played_uci);
-    json_decref(played_san);
-    goto done;
-  }
+  if (err) goto done;
   {
+    const arb_position *now = arb_game_position(game);
+    arb_move im = ARB_MOVE_NONE;
+    if (intended) {
+      arb_san_error serr;
+      arb_status st = arb_move_read(now, json_string_value(intended), json_string_length(intended),
+                                    0, &im, &serr);
+      if (st != ARB_OK) {
+        err = error_object(arb_status_name(st), serr.message, line_number);
+        json_object_set_new(err, "field", json_string("intended"));
+        goto done;
+      }
+    }
     json_t *a = json_object();
     if (id) json_object_set(a, "id", id);
-    describe(a, &pos);
+    describe(a, now);
+    json_t *played_uci = json_array(), *played_san = json_array();
+    int plies = arb_game_ply_count(game);
+    for (int k = 1; k <= plies; k++) {
+      char u[8];
+      arb_uci_write(arb_game_position_at(game, k - 1), arb_game_move_at(game, k), u, sizeof u);
+      json_array_append_new(played_uci, json_string(u));
+      json_array_append_new(played_san, json_string(arb_game_san_at(game, k)));
+    }
     json_object_set_new(a, "moves_uci", played_uci);
     json_object_set_new(a, "moves_san", played_san);
+    describe_game(a, game);
+    if (intended) {
+      json_t *ic = json_object();
+      json_object_set_new(ic, "threefold",
+                          json_boolean(arb_game_claim_correct(game, ARB_CLAIM_THREEFOLD, im)));
+      json_object_set_new(ic, "fifty",
+                          json_boolean(arb_game_claim_correct(game, ARB_CLAIM_FIFTY, im)));
+      json_object_set_new(a, "intended_claim", ic);
+    }
     out = finish(a);
   }
 
 done:
   if (err) out = error_answer(id, err);
+  arb_game_free(game);
   json_decref(req);
   return out;
 }

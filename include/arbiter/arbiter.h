@@ -4,12 +4,14 @@
  *   common.h   errors, colours, pieces, squares, the 16-bit move
  *   position.h board: position, make/unmake, legal moves, attacks, Polyglot keys, perft
  *   notation.h FEN/EPD, SAN, UCI/LAN
- *   status.h   check, mate, stalemate, insufficient material
+ *   status.h   check, mate, stalemate, insufficient material, dead position
+ *   game.h     a game: history, repetitions, endings, offers, claims, rule sets
  */
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
 
 #include "arbiter/common.h"
+#include "arbiter/game.h"
 #include "arbiter/notation.h"
 #include "arbiter/position.h"
 #include "arbiter/status.h"

@@ -38,7 +38,12 @@ extern "C" {
   X(ARB_ERR_MOVE_ILLEGAL, -6, "illegal move")                                                      \
   X(ARB_ERR_MOVE_AMBIGUOUS, -7, "ambiguous move")                                                  \
   X(ARB_ERR_NULL_MOVE, -8, "null move not allowed here")                                           \
-  X(ARB_ERR_NO_MEMORY, -9, "out of memory")
+  X(ARB_ERR_NO_MEMORY, -9, "out of memory")                                                        \
+  X(ARB_ERR_GAME_OVER, -10, "the game is over")                                                    \
+  X(ARB_ERR_NOT_YOUR_TURN, -11, "not this player's turn")                                          \
+  X(ARB_ERR_NO_OFFER, -12, "no draw offer to answer")                                              \
+  X(ARB_ERR_NOT_ALLOWED, -13, "not allowed by the rules in force")                                 \
+  X(ARB_ERR_MUST_PLAY, -14, "the move named in a wrong claim must be played")
 
 typedef enum arb_status {
 #define ARB_STATUS_ENUM_(name, value, msg) name = value,

@@ -39,6 +39,20 @@ ARB_API const char *arb_material_class_name(arb_material_class c);
 /* 1 if neither side has mating material (arb_material_class_of != SUFFICIENT). */
 ARB_API int arb_is_insufficient_material(const arb_position *pos);
 
+/* 1 if `side` can never checkmate, judged from material alone, soundly (never 1 when a helpmate
+ * exists): a lone king; one knight against king and at most one queen; bishops all on one square
+ * colour against king and bishops of that colour.  Used for resignation and, later, flag fall
+ * (FIDE 5.1.2, 6.9).  The exact test (pawn structures, search) comes in its own module.
+ * lichess's timeout predicate is looser (it also declares K+B v K+R unwinnable, which it is not).
+ */
+ARB_API int arb_cannot_mate_by_material(const arb_position *pos, arb_color side);
+
+/* 1 if the position is dead: neither side can checkmate by any sequence of legal moves
+ * (FIDE 5.2.2).  Today this is decided from material (the classes above and the per-side
+ * predicate); the exact test — locked pawn structures and search — comes in its own module and
+ * will answer here, so every caller (game endings, flag fall, resignation) gets it at once. */
+ARB_API int arb_is_dead_position(const arb_position *pos);
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,3 +41,31 @@ const char *arb_material_class_name(arb_material_class c) {
 int arb_is_insufficient_material(const arb_position *pos) {
   return arb_material_class_of(pos) != ARB_MATERIAL_SUFFICIENT;
 }
+
+int arb_cannot_mate_by_material(const arb_position *p, arb_color side) {
+  const arb_bitboard mine = p->by_color[side], theirs = p->by_color[side ^ 1];
+  if (mine & (p->by_type[ARB_PAWN] | p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN])) return 0;
+  arb_bitboard knights = mine & p->by_type[ARB_KNIGHT], bishops = mine & p->by_type[ARB_BISHOP];
+  if (!knights && !bishops) return 1; /* a lone king */
+  const arb_bitboard their_kings_queens = p->by_type[ARB_KING] | p->by_type[ARB_QUEEN];
+  if (knights && !bishops) {
+    /* One knight against a lone king or king and one queen: no mate position exists
+     * (RULES.md R22, verified by enumeration). */
+    return !arb__more_than_one(knights) && !(theirs & ~their_kings_queens) &&
+           !arb__more_than_one(theirs & p->by_type[ARB_QUEEN]);
+  }
+  if (bishops && !knights) {
+    /* Bishops on one square colour against king and bishops of that colour only: the mated king
+     * would always keep a flight square of the other colour (R13).  Any other defending piece
+     * could block that square (K+B v K+R has a helpmate), so nothing else is allowed. */
+    arb_bitboard all_bishops = p->by_type[ARB_BISHOP];
+    int one_colour = !(all_bishops & ARB_LIGHT_SQUARES) || !(all_bishops & ARB_DARK_SQUARES);
+    return one_colour && !(theirs & ~(p->by_type[ARB_KING] | p->by_type[ARB_BISHOP]));
+  }
+  return 0;
+}
+
+int arb_is_dead_position(const arb_position *pos) {
+  return arb_is_insufficient_material(pos) || (arb_cannot_mate_by_material(pos, ARB_WHITE) &&
+                                               arb_cannot_mate_by_material(pos, ARB_BLACK));
+}
