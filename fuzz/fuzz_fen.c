@@ -3,7 +3,8 @@
  * fuzz_fen.c: libFuzzer target for the FEN reader, with FEN, SAN and UCI round trips.
  *
  * The input bytes are one FEN (not NUL-terminated).  It is read twice, strictly (accept = 0)
- * and accepting every non-fatal problem (accept = ~0u).  For each position that reads:
+ * and accepting every non-fatal problem (accept = ARB_FEN_PROBLEMS_ALL).  For each position that
+ * reads:
  *  - the key equals the key recomputed from scratch;
  *  - its FEN (plain, Shredder and EPD output) reads back with the same Polyglot key (minus the
  *    en passant file when the capture is only pseudo-legal: FEN output writes the square only
@@ -131,11 +132,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const uint32_t accepts[2] = {0u, ~0u};
+  static const uint32_t accepts[3] = {0u, ARB_FEN_PROBLEMS_ALL,
+                                      ARB_FEN_PROBLEMS_ALL | ARB_FEN_READ_CHESS960};
   if (size > 4096) return 0; /* a FEN is short; longer inputs only exercise the blank skipper */
   const char *text = (const char *)data;
 
-  for (int a = 0; a < 2; a++) {
+  for (int a = 0; a < 3; a++) {
     arb_position pos;
     arb_fen_report rep;
     memset(&rep, 0x55, sizeof rep); /* the reader must fill it in whatever happens */

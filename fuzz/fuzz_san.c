@@ -64,7 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t fen_len = nl ? (size_t)(nl - text) : size;
 
   arb_position pos;
-  if (arb_fen_read_n(&pos, text, fen_len, ~0u, NULL) != ARB_OK) arb_position_startpos(&pos);
+  if (arb_fen_read_n(&pos, text, fen_len, ARB_FEN_PROBLEMS_ALL, NULL) != ARB_OK)
+    arb_position_startpos(&pos);
   if (!nl) return 0;
 
   const char *p = nl + 1, *end = text + size;

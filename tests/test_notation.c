@@ -27,6 +27,7 @@ Test(fen, syntax_errors_say_where) {
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", 6, 57},
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", 3, 45},
       {"rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1, 19},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKQkq - 0 1", 3, 47},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     arb_fen_report rep;
@@ -59,7 +60,8 @@ Test(fen, all_problems_reported) {
   cr_expect(rep.problems & ARB_FEN_PAWN_ON_BACK_RANK);
   cr_expect(rep.problems & ARB_FEN_BAD_CASTLING);
   /* fatal problems cannot be accepted */
-  cr_expect_eq(read_fen("P7/8/8/8/8/8/8/p3K3 w Kk - 0 1", ~0u, &rep), ARB_ERR_FEN_INVALID);
+  cr_expect_eq(read_fen("P7/8/8/8/8/8/8/p3K3 w Kk - 0 1", ARB_FEN_PROBLEMS_ALL, &rep),
+               ARB_ERR_FEN_INVALID);
 }
 
 Test(fen, validity_cases) {
@@ -81,6 +83,10 @@ Test(fen, validity_cases) {
       {"8/8/8/8/8/8/8/Kk6 w - - 0 1", ARB_FEN_KINGS_ADJACENT},
       /* check by a piece the double step could not have uncovered */
       {"b7/8/8/rPpK4/8/5k2/6p1/7Q w - c6 0 1", ARB_FEN_IMPOSSIBLE_CHECK},
+      /* ... also when no pawn could take en passant (the square is still evidence) */
+      {"4k3/8/3N4/8/4P3/8/8/4K3 b - e3 0 1", ARB_FEN_IMPOSSIBLE_CHECK},
+      /* two rights on one side of the king */
+      {"4k3/8/8/8/8/8/8/R2RK3 w QD - 0 1", ARB_FEN_BAD_CASTLING},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     arb_fen_report rep;
@@ -142,6 +148,27 @@ Test(fen, castling_notations) {
   cr_assert_eq(p.chess960, 1);
   arb_fen_write(&p, out, sizeof out, 0);
   cr_assert_str_eq(out, "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+}
+
+Test(fen, standard_or_chess960_on_request) {
+  arb_position p;
+  arb_fen_report rep;
+  const char *fen = "4k3/8/8/8/8/8/8/3K3R w K - 0 1";
+  cr_assert_eq(arb_fen_read(&p, fen, 0, &rep), ARB_OK);
+  cr_assert_eq(p.chess960, 1, "inferred: the king is not on e1");
+  cr_assert_eq(arb_fen_read(&p, fen, ARB_FEN_READ_STANDARD, &rep), ARB_ERR_FEN_INVALID);
+  cr_assert(rep.problems & ARB_FEN_BAD_CASTLING);
+  cr_assert_eq(arb_fen_read(&p, ARB_FEN_START, ARB_FEN_READ_CHESS960, &rep), ARB_OK);
+  cr_assert_eq(p.chess960, 1);
+  char uci[8];
+  arb_uci_write(&p, test_uci(&p, "e2e4"), uci, sizeof uci);
+  cr_assert_str_eq(uci, "e2e4");
+}
+
+Test(fen, halfmove_clock_saturates) {
+  arb_position p = test_fen("4k3/8/8/8/8/8/8/4K3 w - - 65535 1");
+  test_play(&p, "e1d1");
+  cr_assert_eq(p.halfmove_clock, 65535, "never wraps to 0");
 }
 
 Test(fen, snprintf_convention) {
@@ -219,6 +246,10 @@ Test(san, lenient_input) {
       {"4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1", "bxc3", "b2c3"},
       {"4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1", "Bxc3", "d2c3"},
       {"4k3/8/8/8/8/8/8/4K1N1 w - - 0 1", "Nxf3", "g1f3"}, /* wrong capture mark, lenient */
+      /* annotations, check marks and "e.p." in any order */
+      {ARB_FEN_START, "e4!+", "e2e4"},
+      {ARB_FEN_START, "e4 !?", "e2e4"},
+      {"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6+ e.p.", "e5d6"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     arb_move m;
@@ -267,6 +298,13 @@ Test(san, errors_are_classified) {
   cr_expect_eq(san_in(ARB_FEN_START, "", 0, &m, &err), ARB_ERR_MOVE_SYNTAX);
   cr_expect_eq(san_in(ARB_FEN_START, "N", 0, &m, &err), ARB_ERR_MOVE_SYNTAX);
   cr_expect_eq(san_in(ARB_FEN_START, "--", 0, &m, &err), ARB_ERR_NULL_MOVE);
+  /* a pawn capture always names the pawn's file: "e4" is never dxe4, "d6" never exd6 e.p. */
+  cr_expect_eq(san_in("4k3/8/8/8/4n3/3P4/8/4K3 w - - 0 1", "e4", 0, &m, &err),
+               ARB_ERR_MOVE_ILLEGAL);
+  cr_expect_eq(san_in("4k3/8/8/8/4n3/3P4/8/4K3 w - - 0 1", "xe4", 0, &m, &err),
+               ARB_ERR_MOVE_ILLEGAL);
+  cr_expect_eq(san_in("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "d6", 0, &m, &err),
+               ARB_ERR_MOVE_ILLEGAL);
   cr_expect_eq(san_in(ARB_FEN_START, "--", ARB_SAN_ALLOW_NULL, &m, &err), ARB_OK);
   cr_expect_eq(m, ARB_MOVE_NULL);
   /* a pawn on the seventh must say what it becomes */
@@ -276,6 +314,19 @@ Test(san, errors_are_classified) {
                ARB_ERR_MOVE_AMBIGUOUS);
   cr_assert_eq(err.candidates_count, 2);
   cr_expect(strstr(err.message, "b1") && strstr(err.message, "d1"), "%s", err.message);
+}
+
+Test(san, writing_an_illegal_move_fails_cleanly) {
+  arb_position p;
+  arb_position_startpos(&p);
+  char out[ARB_SAN_MAX] = "x";
+  cr_assert_eq(arb_san_write(&p, ARB_MOVE_MAKE(28, 36), out, sizeof out), ARB_ERR_MOVE_ILLEGAL);
+  cr_assert_str_eq(out, "");
+  cr_assert_eq(arb_san_write(&p, ARB_MOVE_NONE, out, sizeof out), ARB_ERR_MOVE_ILLEGAL);
+  cr_assert_eq(arb_lan_write(&p, ARB_MOVE_MAKE(28, 36), out, sizeof out), ARB_ERR_MOVE_ILLEGAL);
+  cr_assert_eq(arb_gives_check(&p, ARB_MOVE_MAKE(28, 36)), 0);
+  /* the special-move constructor ignores the piece for other kinds */
+  cr_assert_eq(ARB_MOVE_KIND(ARB_MOVE_MAKE_SPECIAL(12, 28, ARB_MOVE_NORMAL, 0)), ARB_MOVE_NORMAL);
 }
 
 Test(uci, in_and_out) {

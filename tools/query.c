@@ -168,7 +168,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
   uint32_t accept = 0;
   json_t *acc = json_object_get(req, "accept");
   if (json_is_string(acc) && !strcmp(json_string_value(acc), "all")) {
-    accept = ~0u;
+    accept = ARB_FEN_PROBLEMS_ALL;
   } else if (json_is_array(acc)) {
     size_t i;
     json_t *v;
@@ -186,6 +186,15 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
                        line_number);
     goto done;
   }
+
+  /* "chess960": true reads the FEN as Chess960 (king-takes-rook UCI), false as standard chess;
+   * absent: inferred from the castling rights. */
+  json_t *c960 = json_object_get(req, "chess960");
+  if (c960 && !json_is_boolean(c960)) {
+    err = error_object("request", "\"chess960\" must be true or false", line_number);
+    goto done;
+  }
+  if (c960) accept |= json_is_true(c960) ? ARB_FEN_READ_CHESS960 : ARB_FEN_READ_STANDARD;
 
   json_t *fen = json_object_get(req, "fen");
   if (fen && !json_is_string(fen)) {
@@ -207,7 +216,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
       goto done;
     }
   } else {
-    arb_position_startpos(&pos);
+    arb_fen_read(&pos, ARB_FEN_START, accept, NULL);
   }
 
   arb_ruleset rules = ARB_RULES_FIDE;

@@ -94,6 +94,8 @@ typedef uint8_t arb_square;
  *   promo: 0 knight, 1 bishop, 2 rook, 3 queen (meaningful for kind 1 only)
  *   castling is encoded king-takes-rook: from = king square, to = the castling rook's square.
  *
+ * ARB_MOVE_MAKE_SPECIAL(from, to, kind, promo_type): promo_type is ARB_KNIGHT..ARB_QUEEN for
+ * promotions and ignored (any value) for the other kinds.
  * ARB_MOVE_NONE (0) is "no move"; ARB_MOVE_NULL (b1b1) is the null move ("--", UCI "0000"),
  * only ever produced where a caller explicitly allows null moves. */
 typedef uint16_t arb_move;
@@ -105,7 +107,7 @@ typedef uint16_t arb_move;
 #define ARB_MOVE_CASTLING 3u
 #define ARB_MOVE_MAKE(from, to) ((arb_move)(((unsigned)(from) << 6) | (unsigned)(to)))
 #define ARB_MOVE_MAKE_SPECIAL(from, to, kind, promo_type)                                          \
-  ((arb_move)(((unsigned)(kind) << 14) | (((unsigned)(promo_type)-ARB_KNIGHT) << 12) |             \
+  ((arb_move)(((unsigned)(kind) << 14) | ((((unsigned)(promo_type)-ARB_KNIGHT) & 3u) << 12) |      \
               ((unsigned)(from) << 6) | (unsigned)(to)))
 #define ARB_MOVE_FROM(m) ((arb_square)(((m) >> 6) & 63))
 #define ARB_MOVE_TO(m) ((arb_square)((m)&63))

@@ -42,6 +42,13 @@ enum {
 };
 #define ARB_FEN_FATAL (ARB_FEN_NO_WHITE_KING | ARB_FEN_NO_BLACK_KING | ARB_FEN_TOO_MANY_KINGS)
 #define ARB_FEN_PROBLEM_COUNT 11
+#define ARB_FEN_PROBLEMS_ALL ((1u << ARB_FEN_PROBLEM_COUNT) - 1u)
+
+/* Reading options, or-ed into arb_fen_read's `accept` argument (they are not problems).
+ * Without either, Chess960 is inferred: castling rights whose king is not on the e-file or
+ * whose rook is not on the a- or h-file make the position Chess960. */
+#define ARB_FEN_READ_STANDARD (1u << 30) /* standard chess: other castling rights are invalid */
+#define ARB_FEN_READ_CHESS960 (1u << 31) /* Chess960 even when the placement looks standard */
 
 /* Static message for one problem bit; NULL for an unknown bit. */
 ARB_API const char *arb_fen_problem_message(uint32_t problem);
@@ -59,6 +66,9 @@ typedef struct arb_fen_report {
 /* Parses FEN (six fields; four- and five-field EPD-style input also accepted, the missing
  * counters default to 0 and 1).  Castling: KQkq, X-FEN and Shredder-FEN file letters.
  * Leading/trailing blanks are ignored; fields may be separated by several blanks.
+ * `accept`: problems to accept deliberately (ARB_FEN_* bits; ARB_FEN_PROBLEMS_ALL accepts every
+ * non-fatal one)
+ * plus reading options (ARB_FEN_READ_STANDARD, ARB_FEN_READ_CHESS960).
  * Returns ARB_OK, ARB_ERR_FEN_SYNTAX (report->field/column/message say where), or
  * ARB_ERR_FEN_INVALID when a problem not in `accept` (or a fatal one) was found.
  * *pos is written only on ARB_OK.  Castling rights that fail validation are dropped (and
@@ -97,14 +107,15 @@ ARB_API int arb_uci_write(const arb_position *pos, arb_move move, char *buf, siz
 ARB_API arb_status arb_uci_read(const arb_position *pos, const char *text, size_t len,
                                 int allow_null, arb_move *move);
 
-/* Writes long algebraic notation ("Ng1-f3", "e7xd8=Q+", "O-O").  snprintf convention. */
+/* Writes long algebraic notation ("Ng1-f3", "e7xd8=Q+", "O-O").  snprintf convention;
+ * ARB_ERR_MOVE_ILLEGAL (negative, empty output) for a move that is not legal. */
 ARB_API int arb_lan_write(const arb_position *pos, arb_move move, char *buf, size_t size);
 
 /* ---- SAN ---- */
 
 /* Writes SAN with minimal disambiguation (file, then rank, then both), =Q, O-O / O-O-O,
- * and + or # (the move must be legal).  "--" for the null move.  snprintf convention;
- * at most ARB_SAN_MAX - 1 characters. */
+ * and + or #.  "--" for the null move.  snprintf convention; at most ARB_SAN_MAX - 1
+ * characters; ARB_ERR_MOVE_ILLEGAL (negative, empty output) for a move that is not legal. */
 #define ARB_SAN_MAX 10
 ARB_API int arb_san_write(const arb_position *pos, arb_move move, char *buf, size_t size);
 
@@ -132,7 +143,8 @@ typedef struct arb_san_error {
 ARB_API arb_status arb_san_read(const arb_position *pos, const char *text, size_t len,
                                 unsigned flags, arb_move *move, arb_san_error *err);
 
-/* Parses a move in SAN or UCI (UCI first when the text looks like UCI). */
+/* Parses a move in SAN or UCI (UCI first when the text looks like UCI); flags as for
+ * arb_san_read (ARB_SAN_ALLOW_NULL also admits "0000"). */
 ARB_API arb_status arb_move_read(const arb_position *pos, const char *text, size_t len,
                                  unsigned flags, arb_move *move, arb_san_error *err);
 

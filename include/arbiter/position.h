@@ -82,10 +82,10 @@ ARB_API int arb_count_legal(const arb_position *pos);
 /* 1 if the side to move has at least one legal move, else 0 (stops at the first). */
 ARB_API int arb_has_legal_move(const arb_position *pos);
 
-/* 1 if move (legal in pos) is legal; checks any 16-bit value safely, returns 0 for garbage. */
+/* 1 if move is a legal move in pos.  Any 16-bit value may be passed: garbage gives 0. */
 ARB_API int arb_is_legal(const arb_position *pos, arb_move move);
 
-/* 1 if the legal move gives check. */
+/* 1 if the move gives check (0 for a move that is not legal). */
 ARB_API int arb_gives_check(const arb_position *pos, arb_move move);
 
 /* Pieces of colour `by` that attack square sq with the given occupancy (pins ignored, as in

@@ -252,6 +252,7 @@ int arb_is_legal(const arb_position *pos, arb_move move) {
 }
 
 int arb_gives_check(const arb_position *pos, arb_move move) {
+  if (!arb_is_legal(pos, move)) return 0;
   arb_position next = *pos;
   arb_undo u;
   arb_make_move(&next, move, &u);

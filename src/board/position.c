@@ -65,7 +65,7 @@ void arb_make_move(arb_position *p, arb_move m, arb_undo *u) {
   u->captured = ARB_NO_PIECE;
   if (p->ep_square != ARB_NO_SQUARE) k ^= arb__zob_ep(p->ep_square);
   p->ep_square = ARB_NO_SQUARE;
-  p->halfmove_clock++;
+  if (p->halfmove_clock < UINT16_MAX) p->halfmove_clock++; /* saturates, never wraps to 0 */
   if (us == ARB_BLACK) p->fullmove_number++;
   p->turn = (uint8_t)them;
   if (m == ARB_MOVE_NULL) {

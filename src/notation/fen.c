@@ -51,8 +51,9 @@ static int piece_from_char(char c) {
   return 0;
 }
 
-/* Problems of the position's own content (not of the castling/ep fields as written). */
-static uint32_t position_problems(const arb_position *p) {
+/* Problems of the position's own content.  ep: the en passant square as written (and shaped
+ * right), which constrains the checks even when no pawn can take (ARB_NO_SQUARE if none). */
+static uint32_t position_problems(const arb_position *p, arb_square ep) {
   uint32_t probs = 0;
   int wk = arb__popcount(p->by_type[ARB_KING] & p->by_color[ARB_WHITE]);
   int bk = arb__popcount(p->by_type[ARB_KING] & p->by_color[ARB_BLACK]);
@@ -94,11 +95,11 @@ static uint32_t position_problems(const arb_position *p) {
     if (!(checkers & sliders) || (arb__tab.line[a][b] & ARB_BB(ksq)))
       probs |= ARB_FEN_IMPOSSIBLE_CHECK;
   }
-  if (p->ep_square != ARB_NO_SQUARE && nchk > 0) {
+  if (ep != ARB_NO_SQUARE && nchk > 0) {
     /* After a double step, the check comes from the pawn itself or from a slider the pawn
      * uncovered by leaving its start square. */
-    arb_square pushed = (arb_square)(p->ep_square ^ 8);
-    arb_square origin = (arb_square)(us == ARB_WHITE ? p->ep_square + 8 : p->ep_square - 8);
+    arb_square pushed = (arb_square)(ep ^ 8);
+    arb_square origin = (arb_square)(us == ARB_WHITE ? ep + 8 : ep - 8);
     arb_bitboard c = checkers;
     while (c) {
       arb_square s = arb__pop_lsb(&c);
@@ -111,7 +112,7 @@ static uint32_t position_problems(const arb_position *p) {
 }
 
 uint32_t arb_position_problems(const arb_position *pos) {
-  uint32_t probs = position_problems(pos);
+  uint32_t probs = position_problems(pos, pos->ep_square);
   if (probs & ARB_FEN_FATAL) return probs;
   arb_bitboard rooks = pos->castling_rooks;
   while (rooks) {
@@ -242,6 +243,10 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
       }
       int kf = ARB_FILE_OF(arb__lsb(kings));
       arb_square rook = ARB_NO_SQUARE;
+      if ((accept & ARB_FEN_READ_STANDARD) && kf != 4) {
+        probs |= ARB_FEN_BAD_CASTLING; /* standard chess: the king castles from the e-file */
+        continue;
+      }
       if (u == 'K') {
         for (int f = 7; f > kf && rook == ARB_NO_SQUARE; f--)
           if (rooks & ARB_BB(ARB_SQUARE(f, back))) rook = ARB_SQUARE(f, back);
@@ -252,21 +257,30 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
         int f = u - 'A';
         if (f != kf && (rooks & ARB_BB(ARB_SQUARE(f, back)))) rook = ARB_SQUARE(f, back);
       }
+      if (rook != ARB_NO_SQUARE && (accept & ARB_FEN_READ_STANDARD) && ARB_FILE_OF(rook) != 0 &&
+          ARB_FILE_OF(rook) != 7)
+        rook = ARB_NO_SQUARE; /* standard chess: only the a- and h-rooks castle */
       if (rook == ARB_NO_SQUARE) {
         probs |= ARB_FEN_BAD_CASTLING;
         continue;
       }
-      /* At most one right per side of the king. */
+      if (castling & ARB_BB(rook))
+        return syntax_error(r, 3, fstart[2] + j, "castling right '%c' given twice", c);
+      /* At most one right per side of the king: a second one is dropped and reported. */
       arb_bitboard side = ARB_FILE_OF(rook) > kf ? ~((ARB_BB(ARB_SQUARE(kf, back)) << 1) - 1)
                                                  : ((ARB_BB(ARB_SQUARE(kf, back))) - 1);
-      if (castling & side & ARB_RANK_BB(back) & ~ARB_BB(rook))
-        return syntax_error(r, 3, fstart[2] + j, "two castling rights on one side ('%c')", c);
+      if (castling & side & ARB_RANK_BB(back)) {
+        probs |= ARB_FEN_BAD_CASTLING;
+        continue;
+      }
       castling |= ARB_BB(rook);
     }
   }
   p.castling_rooks = castling;
-  /* Chess960 when a castling king or rook is not where standard chess has them. */
-  {
+  /* Chess960 when the caller says so, or when a castling king or rook is not where standard
+   * chess has them. */
+  if (accept & ARB_FEN_READ_CHESS960) p.chess960 = 1;
+  if (!(accept & ARB_FEN_READ_STANDARD)) {
     arb_bitboard rooks = castling;
     while (rooks) {
       arb_square rsq = arb__pop_lsb(&rooks);
@@ -277,6 +291,7 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
   }
 
   /* Field 4: en passant. */
+  arb_square written_ep = ARB_NO_SQUARE;
   if (!(flen[3] == 1 && fields[3][0] == '-')) {
     if (flen[3] != 2 || fields[3][0] < 'a' || fields[3][0] > 'h' || fields[3][1] < '1' ||
         fields[3][1] > '8')
@@ -289,7 +304,11 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
     if (ARB_RANK_OF(ep) != want_rank || p.board[pushed] != ARB_MAKE_PIECE(them, ARB_PAWN) ||
         p.board[ep] != ARB_NO_PIECE || p.board[origin] != ARB_NO_PIECE) {
       probs |= ARB_FEN_BAD_EN_PASSANT;
-    } else if (arb__tab.pawn[them][ep] & p.by_type[ARB_PAWN] & p.by_color[us]) {
+    } else {
+      written_ep = ep;
+    }
+    if (written_ep != ARB_NO_SQUARE &&
+        (arb__tab.pawn[them][ep] & p.by_type[ARB_PAWN] & p.by_color[us])) {
       p.ep_square = ep; /* kept only when a pawn can (pseudo-legally) take */
     }
   }
@@ -311,9 +330,10 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
     p.fullmove_number = v ? (uint32_t)v : 1; /* some writers use 0; the count starts at 1 */
   }
 
-  probs |= position_problems(&p);
+  probs |= position_problems(&p, written_ep);
   r->problems = probs;
   uint32_t bad = (probs & ~accept) | (probs & ARB_FEN_FATAL);
+  bad &= ARB_FEN_PROBLEMS_ALL;
   if (bad) {
     uint32_t first = bad & (0u - bad);
     snprintf(r->message, sizeof r->message, "%s", arb_fen_problem_message(first));

@@ -77,6 +77,13 @@ int arb_san_write(const arb_position *pos, arb_move m, char *buf, size_t size) {
   char t[16];
   arb_move legal[ARB_MAX_MOVES];
   int nlegal = arb_generate_legal(pos, legal);
+  int found = m == ARB_MOVE_NULL;
+  for (int i = 0; i < nlegal && !found; i++)
+    found = legal[i] == m;
+  if (!found) {
+    if (size) buf[0] = '\0';
+    return ARB_ERR_MOVE_ILLEGAL;
+  }
   size_t n = san_core(pos, m, legal, nlegal, t);
   if (m != ARB_MOVE_NULL) n += arb__check_suffix(pos, m, t + n);
   return arb__copy_out(t, n, buf, size);
@@ -110,23 +117,27 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
     b++;
   while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n'))
     e--;
-  while (e > b && (s[e - 1] == '!' || s[e - 1] == '?'))
-    e--;
+  /* Annotations ("!", "?", "!?" ...), check marks and, when lenient, "e.p." and blanks may
+   * follow the move in any order: "e4!+", "exd6+ e.p.". */
   char check_mark = 0;
-  while (e > b && (s[e - 1] == '+' || s[e - 1] == '#')) {
-    if (check_mark && strict)
-      return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)e - 1, "repeated check mark");
-    check_mark = s[--e];
-  }
-  if (!strict) {
-    /* "exd6 e.p.", "exd6ep" */
-    if (e - b > 4 && memcmp(s + e - 4, "e.p.", 4) == 0) {
-      e -= 4;
+  for (;;) {
+    size_t before = e;
+    while (e > b && (s[e - 1] == '!' || s[e - 1] == '?'))
+      e--;
+    while (e > b && (s[e - 1] == '+' || s[e - 1] == '#')) {
+      if (check_mark && strict)
+        return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)e - 1, "repeated check mark");
+      check_mark = s[--e];
+    }
+    if (!strict) {
       while (e > b && s[e - 1] == ' ')
         e--;
-    } else if (e - b > 4 && memcmp(s + e - 2, "ep", 2) == 0 && is_rank(s[e - 3])) {
-      e -= 2;
+      if (e - b > 4 && memcmp(s + e - 4, "e.p.", 4) == 0)
+        e -= 4;
+      else if (e - b > 4 && memcmp(s + e - 2, "ep", 2) == 0 && is_rank(s[e - 3]))
+        e -= 2;
     }
+    if (e == before) break;
   }
   if (e == b) return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)b, "empty move");
   const char *t = s + b;
@@ -250,6 +261,8 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
     }
     if (promo && type != ARB_PAWN)
       return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)b, "only pawns promote");
+    /* A pawn move without a file is a push: a capture always names the pawn's file. */
+    if (type == ARB_PAWN && from_file < 0) from_file = cur_file;
     int found = 0;
     for (int k = 0; k < nlegal; k++) {
       arb_move m = legal[k];
@@ -332,5 +345,5 @@ arb_status arb_move_read(const arb_position *pos, const char *text, size_t len, 
       return st;
     }
   }
-  return arb_san_read(pos, text, len, flags & ~ARB_SAN_STRICT, move, err);
+  return arb_san_read(pos, text, len, flags, move, err);
 }

@@ -109,7 +109,11 @@ arb_status arb_uci_read(const arb_position *pos, const char *s, size_t len, int 
 int arb_lan_write(const arb_position *pos, arb_move m, char *buf, size_t size) {
   char t[16];
   size_t n = 0;
-  if (m == ARB_MOVE_NULL || m == ARB_MOVE_NONE) return arb__copy_out("--", 2, buf, size);
+  if (m == ARB_MOVE_NULL) return arb__copy_out("--", 2, buf, size);
+  if (!arb_is_legal(pos, m)) {
+    if (size) buf[0] = '\0';
+    return ARB_ERR_MOVE_ILLEGAL;
+  }
   arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
   if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) {
     const char *c = to > from ? "O-O" : "O-O-O";
