@@ -258,7 +258,10 @@ static void random_games(arb_ruleset rules, int games, uint64_t seed, int *max_r
                          (p->board[ARB_MOVE_TO(m)] && ARB_MOVE_KIND(m) != ARB_MOVE_CASTLING) ||
                          ARB_MOVE_KIND(m) == ARB_MOVE_EN_PASSANT;
       int predicted = arb_game_repetitions_after(g, m);
+      char san[ARB_SAN_MAX];
+      arb_san_write(p, m, san, sizeof san);
       cr_assert_eq(arb_game_play(g, m), ARB_OK);
+      cr_assert_str_eq(arb_game_san_at(g, arb_game_ply_count(g)), san, "the game's SAN");
       last[1] = last[0];
       last[0] = m;
       o.halfmove = irreversible ? 0 : o.halfmove + 1;

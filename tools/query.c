@@ -237,6 +237,36 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     err = error_object("request", "\"intended\" must be a move (string)", line_number);
     goto done;
   }
+  json_t *hist = json_object_get(req, "history");
+  if (hist && !json_is_boolean(hist)) {
+    err = error_object("request", "\"history\" must be true or false", line_number);
+    goto done;
+  }
+  if (json_is_false(hist)) {
+    /* Position facts only: the moves are played on the bare position, no game is kept. */
+    size_t i;
+    json_t *mv;
+    json_array_foreach(moves, i, mv) {
+      arb_move m;
+      arb_san_error serr;
+      arb_status st = json_is_string(mv) ? arb_move_read(&pos, json_string_value(mv),
+                                                         json_string_length(mv), 0, &m, &serr)
+                                         : ARB_ERR_MOVE_SYNTAX;
+      if (st != ARB_OK) {
+        err = error_object(arb_status_name(st), json_is_string(mv) ? serr.message : "not a string",
+                           line_number);
+        json_object_set_new(err, "move_index", json_integer((json_int_t)i));
+        goto done;
+      }
+      arb_undo u;
+      arb_make_move(&pos, m, &u);
+    }
+    json_t *a = json_object();
+    if (id) json_object_set(a, "id", id);
+    describe(a, &pos);
+    out = finish(a);
+    goto done;
+  }
   game = arb_game_new(&pos, rules);
   if (!game) {
     err = error_object("no_memory", "out of memory", line_number);

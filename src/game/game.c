@@ -15,6 +15,7 @@
 
 #include "arbiter/game.h"
 #include "board/zobrist.h"
+#include "notation/text.h"
 
 typedef struct ply_rec {
   arb_position pos; /* the position after this ply (ply 0: the start) */
@@ -97,12 +98,13 @@ static void set_outcome(arb_game *g, arb_result r, arb_termination t, int automa
   g->must_play = ARB_MOVE_NONE;
 }
 
-/* The automatic endings, in the order of R21, for the current position. */
-static void evaluate(arb_game *g) {
+/* The automatic endings, in the order of R21, for the current position, whose check and
+ * mobility (has a legal move) the caller knows. */
+static void evaluate(arb_game *g, int check, int mobile) {
   const arb_position *p = cur(g);
   const ply_rec *rec = &g->plies[g->n];
-  if (!arb_has_legal_move(p)) {
-    if (arb_in_check(p))
+  if (!mobile) {
+    if (check)
       set_outcome(g, p->turn == ARB_WHITE ? ARB_RESULT_BLACK_WINS : ARB_RESULT_WHITE_WINS,
                   ARB_TERM_CHECKMATE, 1, -1);
     else
@@ -143,7 +145,7 @@ arb_game *arb_game_new(const arb_position *start, arb_ruleset rules) {
     arb_position_startpos(&r->pos);
   r->rkey = repetition_key(&r->pos);
   r->reps = 1;
-  evaluate(g);
+  evaluate(g, arb_in_check(&r->pos), arb_has_legal_move(&r->pos));
   return g;
 }
 
@@ -182,7 +184,11 @@ int arb_game_repetitions_after(const arb_game *g, arb_move move) {
 arb_status arb_game_play(arb_game *g, arb_move move) {
   if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
   const arb_position *p = cur(g);
-  if (!arb_is_legal(p, move)) return ARB_ERR_MOVE_ILLEGAL;
+  arb_move legal[ARB_MAX_MOVES];
+  int nlegal = arb_generate_legal(p, legal), found = 0;
+  for (int i = 0; i < nlegal && !found; i++)
+    found = legal[i] == move;
+  if (!found) return ARB_ERR_MOVE_ILLEGAL;
   if (g->must_play != ARB_MOVE_NONE && move != g->must_play) return ARB_ERR_MUST_PLAY;
   if (g->n + 1 >= g->cap) {
     int ncap = g->cap * 2;
@@ -193,18 +199,20 @@ arb_status arb_game_play(arb_game *g, arb_move move) {
     p = cur(g);
   }
   ply_rec *r = &g->plies[g->n + 1];
-  arb_san_write(p, move, r->san, sizeof r->san);
   r->pos = *p;
   arb_undo u;
   arb_make_move(&r->pos, move, &u);
+  /* Check and mobility of the new position serve both the SAN mark and the endings. */
+  int check = arb_in_check(&r->pos), mobile = arb_has_legal_move(&r->pos);
+  arb__san_format(p, move, legal, nlegal, check ? (mobile ? '+' : '#') : 0, r->san, sizeof r->san);
   r->move = move;
   r->rkey = repetition_key(&r->pos);
   g->n++;
-  r->reps = (uint16_t)count_occurrences(g, &r->pos, r->rkey, g->n);
+  r->reps = (uint32_t)count_occurrences(g, &r->pos, r->rkey, g->n);
   /* An offer lapses when its opponent moves; the offering side's own move keeps it open. */
   if (g->offer_by >= 0 && g->offer_by != (int)p->turn) g->offer_by = -1;
   g->must_play = ARB_MOVE_NONE;
-  evaluate(g);
+  evaluate(g, check, mobile);
   return ARB_OK;
 }
 

@@ -89,6 +89,14 @@ int arb_san_write(const arb_position *pos, arb_move m, char *buf, size_t size) {
   return arb__copy_out(t, n, buf, size);
 }
 
+int arb__san_format(const arb_position *pos, arb_move m, const arb_move *legal, int nlegal,
+                    char mark, char *buf, size_t size) {
+  char t[16];
+  size_t n = san_core(pos, m, legal, nlegal, t);
+  if (mark) t[n++] = mark;
+  return arb__copy_out(t, n, buf, size);
+}
+
 static arb_status san_fail(arb_san_error *err, arb_status code, int column, const char *msg) {
   if (err) {
     err->code = code;

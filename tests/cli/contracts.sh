@@ -72,5 +72,36 @@ check "answer 4 names the move index" sh -c "sed -n 4p '$T/ans' | grep -q '\"mov
 check "answer 6 is line_too_long" sh -c "sed -n 6p '$T/ans' | grep -q 'line_too_long'"
 check "answer 7 has ep square" sh -c "sed -n 7p '$T/ans' | grep -q 'w KQkq d6 0 3'"
 check "last line without newline answered" sh -c "sed -n 8p '$T/ans' | grep -q '\"id\":8'" 
+# referee: one answer per event, in order, exit 0, errors that keep the stream going
+{
+  echo '{"type":"move","by":"white","move":"e4"}'
+  echo '{"type":"move","by":"white","move":"d4"}'
+  echo 'garbage'
+  echo '{"type":"teleport","by":"black"}'
+  echo '{"type":"move","by":"black","move":"Ke3"}'
+  echo '{"type":"resign","by":"black"}'
+  echo '{"type":"move","by":"white","move":"d4"}'
+  echo '{"type":"start","fen":"8/8/8/4k3/8/8/8/3QK3 w - - 0 1","rules":"fide"}'
+  echo '{"type":"resign","by":"white"}'
+  echo '{"type":"start","rules":"nonsense"}'
+  printf '\377\376\n'
+} >"$T/events"
+"$A" referee <"$T/events" >"$T/ref"
+check "referee exits 0 on bad input" test $? -eq 0
+check "referee answers 11 events" test "$(wc -l <"$T/ref")" -eq 11
+check "referee 1: move ok" sh -c "sed -n 1p '$T/ref' | grep -q '\"ok\":true.*\"san\":\"e4\"'"
+check "referee 2: not your turn" sh -c "sed -n 2p '$T/ref' | grep -q 'not_your_turn'"
+check "referee 3: json error" sh -c "sed -n 3p '$T/ref' | grep -q '\"code\":\"json\"'"
+check "referee 4: unknown event" sh -c "sed -n 4p '$T/ref' | grep -q 'unknown_event'"
+check "referee 5: illegal move" sh -c "sed -n 5p '$T/ref' | grep -q 'illegal_move'"
+check "referee 6: resignation" sh -c "sed -n 6p '$T/ref' | grep -q '\"result\":\"1-0\".*resignation'"
+check "referee 7: game over" sh -c "sed -n 7p '$T/ref' | grep -q 'game_over'"
+check "referee 9: resigning against a lone king draws" sh -c "sed -n 9p '$T/ref' | grep -q '1/2-1/2'"
+check "referee 10: bad rules" sh -c "sed -n 10p '$T/ref' | grep -q 'bad_event'"
+"$A" referee --help | grep -q "usage: arbiter referee"
+check "referee --help" test $? -eq 0
+"$A" referee --rules nonsense </dev/null >/dev/null 2>&1
+check "referee bad --rules exits 2" test $? -eq 2
+
 echo "$pass passed, $fail failed"
 test "$fail" -eq 0
