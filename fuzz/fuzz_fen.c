@@ -124,13 +124,6 @@ static void check_is_legal(const arb_position *pos, const uint8_t *data, size_t 
   }
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  arb_init();
-  return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const uint32_t accepts[3] = {0u, ARB_FEN_PROBLEMS_ALL,
                                       ARB_FEN_PROBLEMS_ALL | ARB_FEN_READ_CHESS960};

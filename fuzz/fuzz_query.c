@@ -13,13 +13,6 @@
 #include "fuzz.h"
 #include "query.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  arb_init();
-  return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *answer = arb_query_answer((const char *)data, size, 1);
   FUZZ_CHECK(answer != NULL);

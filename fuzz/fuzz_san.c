@@ -49,13 +49,6 @@ static arb_move check_result(const arb_position *pos, const arb_move *legal, int
   return m;
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  arb_init();
-  return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const unsigned flag_sets[4] = {0u, ARB_SAN_STRICT, ARB_SAN_ALLOW_NULL,
                                         ARB_SAN_STRICT | ARB_SAN_ALLOW_NULL};

@@ -27,13 +27,6 @@ static int documented(arb_status st) {
          st == ARB_ERR_NULL_MOVE;
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  arb_init();
-  return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *text = (const char *)data;
   const char *nl = memchr(text, '\n', size);

@@ -163,6 +163,41 @@ Test(board, perft_small) {
   }
 }
 
+/* Chess960 start positions by number, against published placements and perft. */
+Test(board, chess960_start_positions) {
+  static const struct {
+    int number;
+    const char *fen;
+  } known[] = {
+      {0, "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"},
+      {518, ARB_FEN_START},
+      {959, "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1"},
+  };
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+    arb_position p;
+    cr_assert_eq(arb_position_chess960(&p, known[i].number), ARB_OK);
+    char fen[ARB_FEN_MAX];
+    arb_fen_write(&p, fen, sizeof fen, 0);
+    cr_assert_str_eq(fen, known[i].fen, "position %d", known[i].number);
+    cr_assert_eq(p.chess960, 1);
+  }
+  /* all 960 are different and valid */
+  char seen[960][9];
+  for (int n = 0; n < 960; n++) {
+    arb_position p;
+    cr_assert_eq(arb_position_chess960(&p, n), ARB_OK);
+    cr_assert_eq(arb_position_problems(&p), 0u, "position %d", n);
+    for (int f = 0; f < 8; f++)
+      seen[n][f] = " PNBRQK"[ARB_PIECE_TYPE(p.board[f])];
+    seen[n][8] = '\0';
+    for (int m = 0; m < n; m++)
+      cr_assert_str_neq(seen[m], seen[n], "%d and %d", m, n);
+  }
+  arb_position p;
+  cr_assert_eq(arb_position_chess960(&p, 960), ARB_ERR_ARGUMENT);
+  cr_assert_eq(arb_position_chess960(&p, -1), ARB_ERR_ARGUMENT);
+}
+
 /* A position and its colour-flipped mirror have the same move tree. */
 Test(board, mirror_same_tree) {
   uint64_t seed = 777;

@@ -43,6 +43,27 @@ static int cmd_demo(void) {
   printf("Final position: %s\n", fen);
   printf("Checkmate: %s   Polyglot key: %016llx\n", arb_is_checkmate(&pos) ? "yes" : "no",
          (unsigned long long)pos.key);
+  /* The game layer: a knight shuffle, a claim by an intended move, an automatic fivefold. */
+  arb_game *game = arb_game_new(NULL, ARB_RULES_FIDE);
+  if (!game) return 1;
+  static const char *const shuffle[] = {"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"};
+  for (size_t i = 0; i < sizeof shuffle / sizeof shuffle[0]; i++)
+    arb_game_play_text(game, shuffle[i], strlen(shuffle[i]), NULL);
+  arb_move intended;
+  arb_san_read(arb_game_position(game), "Ng8", 3, 0, &intended, NULL);
+  printf("After 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1, Black writes 4...Ng8 (the start position\n"
+         "for the 3rd time) and claims a draw without playing it (FIDE 9.2.1): %s\n",
+         arb_game_claim_correct(game, ARB_CLAIM_THREEFOLD, intended) ? "correct" : "wrong");
+  for (int i = 0; i < 9 && arb_game_outcome(game).result == ARB_RESULT_NONE; i++) {
+    const char *m = i % 4 == 0 ? "Ng8" : i % 4 == 1 ? "Nf3" : i % 4 == 2 ? "Nf6" : "Ng1";
+    arb_game_play_text(game, m, 3, NULL);
+  }
+  arb_outcome o = arb_game_outcome(game);
+  printf("Played on without a claim: %s by %s after %d plies (%d occurrences)\n",
+         arb_result_string(o.result), arb_termination_name(o.termination), arb_game_ply_count(game),
+         arb_game_repetitions(game));
+  arb_game_free(game);
+
   arb_position start;
   arb_position_startpos(&start);
   double t0 = arb_tool_now();

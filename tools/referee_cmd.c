@@ -1,345 +1,12 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
  * referee_cmd.c: `arbiter referee` — a JSON-lines event stream in, one decision per event out.
- *
- * Each input line is one event; it is parsed into one struct (ref_event) and handed to the
- * handler found in one dispatch table (handlers[]).  Every answer carries the state of the game
- * after the event, so a client never has to keep its own copy.  Bad input never stops the stream.
  */
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "referee.h"
 #include "util.h"
-
-typedef struct ref_event {
-  const char *type;
-  int by;           /* arb_color, or -1 when absent */
-  const char *move; /* "move": SAN or UCI */
-  size_t move_len;
-  const char *reason; /* claim_draw: "threefold" | "fifty" */
-  json_t *json;       /* the whole event, for handlers with fields of their own */
-} ref_event;
-
-typedef struct ref_state {
-  arb_game *game;
-  arb_ruleset default_rules;
-  json_t *players; /* {"white": name, "black": name} or NULL */
-} ref_state;
-
-/* A handler fills `answer` with event-specific fields and returns ARB_OK, or returns an error
- * status with *code / *message set for the error object. */
-typedef arb_status (*ref_handler)(ref_state *st, const ref_event *ev, json_t *answer,
-                                  const char **code, char *message, size_t message_size);
-
-static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"; }
-
-static arb_status need_by(const ref_event *ev, const char **code, char *msg, size_t size) {
-  if (ev->by >= 0) return ARB_OK;
-  *code = "bad_event";
-  snprintf(msg, size, "\"%s\" needs \"by\": \"white\" or \"black\"", ev->type);
-  return ARB_ERR_ARGUMENT;
-}
-
-static arb_status ev_start(ref_state *st, const ref_event *ev, json_t *answer, const char **code,
-                           char *msg, size_t size) {
-  (void)answer;
-  arb_ruleset rules = st->default_rules;
-  json_t *r = json_object_get(ev->json, "rules");
-  if (r && (!json_is_string(r) || arb_rules_parse(json_string_value(r), &rules) != ARB_OK)) {
-    *code = "bad_event";
-    snprintf(msg, size,
-             "\"rules\" must be one of fide, fide-rapid, fide-blitz, uscf, online, "
-             "casual");
-    return ARB_ERR_ARGUMENT;
-  }
-  arb_position pos;
-  json_t *fen = json_object_get(ev->json, "fen");
-  if (fen) {
-    arb_fen_report rep;
-    arb_status s = json_is_string(fen) ? arb_fen_read_n(&pos, json_string_value(fen),
-                                                        json_string_length(fen), 0, &rep)
-                                       : ARB_ERR_FEN_SYNTAX;
-    if (s != ARB_OK) {
-      *code = s == ARB_ERR_FEN_INVALID ? "fen_invalid" : "fen_syntax";
-      snprintf(msg, size, "%s", json_is_string(fen) ? rep.message : "\"fen\" must be a string");
-      return s;
-    }
-  } else {
-    arb_position_startpos(&pos);
-  }
-  json_t *nd = json_object_get(ev->json, "no_draw_before");
-  if (nd && (!json_is_integer(nd) || json_integer_value(nd) < 0)) {
-    *code = "bad_event";
-    snprintf(msg, size, "\"no_draw_before\" must be a move number");
-    return ARB_ERR_ARGUMENT;
-  }
-  arb_game *g = arb_game_new(&pos, rules);
-  if (!g) {
-    *code = "no_memory";
-    snprintf(msg, size, "out of memory");
-    return ARB_ERR_NO_MEMORY;
-  }
-  if (nd) arb_game_set_no_draw_before(g, (unsigned)json_integer_value(nd));
-  arb_game_free(st->game);
-  st->game = g;
-  json_decref(st->players);
-  st->players = json_object();
-  for (int c = 0; c < 2; c++) {
-    json_t *name = json_object_get(ev->json, color_name(c));
-    if (json_is_string(name)) json_object_set(st->players, color_name(c), name);
-  }
-  return ARB_OK;
-}
-
-static arb_status ev_move(ref_state *st, const ref_event *ev, json_t *answer, const char **code,
-                          char *msg, size_t size) {
-  const arb_position *p = arb_game_position(st->game);
-  if (!ev->move) {
-    *code = "bad_event";
-    snprintf(msg, size, "\"move\" needs \"move\": a move in SAN or UCI");
-    return ARB_ERR_ARGUMENT;
-  }
-  if (arb_game_outcome(st->game).result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
-  if (ev->by >= 0 && ev->by != p->turn) return ARB_ERR_NOT_YOUR_TURN;
-  arb_move m;
-  arb_san_error err;
-  arb_status s = arb_move_read(p, ev->move, ev->move_len, 0, &m, &err);
-  if (s != ARB_OK) {
-    *code = s == ARB_ERR_MOVE_SYNTAX      ? "bad_move"
-            : s == ARB_ERR_MOVE_AMBIGUOUS ? "ambiguous_move"
-                                          : "illegal_move";
-    snprintf(msg, size, "%s", err.message);
-    return s;
-  }
-  char san[ARB_SAN_MAX], uci[8];
-  arb_san_write(p, m, san, sizeof san);
-  arb_uci_write(p, m, uci, sizeof uci);
-  s = arb_game_play(st->game, m);
-  if (s != ARB_OK) return s;
-  json_object_set_new(answer, "san", json_string(san));
-  json_object_set_new(answer, "uci", json_string(uci));
-  return ARB_OK;
-}
-
-static arb_status ev_offer(ref_state *st, const ref_event *ev, json_t *answer, const char **code,
-                           char *msg, size_t size) {
-  (void)answer;
-  arb_status s = need_by(ev, code, msg, size);
-  return s ? s : arb_game_offer_draw(st->game, (arb_color)ev->by);
-}
-
-static arb_status ev_accept(ref_state *st, const ref_event *ev, json_t *answer, const char **code,
-                            char *msg, size_t size) {
-  (void)answer;
-  arb_status s = need_by(ev, code, msg, size);
-  if (s) return s;
-  s = arb_game_accept_draw(st->game, (arb_color)ev->by);
-  if (s == ARB_ERR_NOT_ALLOWED) {
-    *code = "not_allowed";
-    snprintf(msg, size,
-             "no agreed draw yet: each player must have moved (FIDE 5.2.3) and the "
-             "event's minimum move number must be reached");
-  }
-  return s;
-}
-
-static arb_status ev_decline(ref_state *st, const ref_event *ev, json_t *answer, const char **code,
-                             char *msg, size_t size) {
-  (void)answer;
-  arb_status s = need_by(ev, code, msg, size);
-  return s ? s : arb_game_decline_draw(st->game, (arb_color)ev->by);
-}
-
-static arb_status ev_claim(ref_state *st, const ref_event *ev, json_t *answer, const char **code,
-                           char *msg, size_t size) {
-  arb_status s = need_by(ev, code, msg, size);
-  if (s) return s;
-  arb_claim_reason reason;
-  if (ev->reason && !strcmp(ev->reason, "threefold")) {
-    reason = ARB_CLAIM_THREEFOLD;
-  } else if (ev->reason && !strcmp(ev->reason, "fifty")) {
-    reason = ARB_CLAIM_FIFTY;
-  } else {
-    *code = "bad_event";
-    snprintf(msg, size, "\"claim_draw\" needs \"reason\": \"threefold\" or \"fifty\"");
-    return ARB_ERR_ARGUMENT;
-  }
-  arb_move intended = ARB_MOVE_NONE;
-  const arb_position *p = arb_game_position(st->game);
-  if (ev->move) {
-    arb_san_error err;
-    s = arb_move_read(p, ev->move, ev->move_len, 0, &intended, &err);
-    if (s != ARB_OK) {
-      *code = "illegal_move";
-      snprintf(msg, size, "intended move: %s", err.message);
-      return s;
-    }
-  }
-  arb_claim_verdict v;
-  s = arb_game_claim(st->game, (arb_color)ev->by, reason, intended, &v);
-  if (s != ARB_OK) return s;
-  json_t *c = json_object();
-  json_object_set_new(c, "reason", json_string(ev->reason));
-  json_object_set_new(c, "correct", json_boolean(v.correct));
-  if (!v.correct) {
-    json_object_set_new(c, "penalty_s", json_integer(v.penalty_s));
-    json_object_set_new(c, "time_added_to", json_string(color_name(ev->by ^ 1)));
-    json_object_set_new(c, "stands_as_offer", json_boolean(v.became_offer));
-  }
-  if (v.must_play) {
-    char uci[8];
-    arb_uci_write(p, intended, uci, sizeof uci);
-    json_object_set_new(c, "must_play", json_string(uci));
-  }
-  json_object_set_new(answer, "claim", c);
-  return ARB_OK;
-}
-
-static arb_status ev_resign(ref_state *st, const ref_event *ev, json_t *answer, const char **code,
-                            char *msg, size_t size) {
-  (void)answer;
-  arb_status s = need_by(ev, code, msg, size);
-  return s ? s : arb_game_resign(st->game, (arb_color)ev->by);
-}
-
-static arb_status ev_state(ref_state *st, const ref_event *ev, json_t *answer, const char **code,
-                           char *msg, size_t size) {
-  (void)st, (void)ev, (void)answer, (void)code, (void)msg, (void)size;
-  return ARB_OK;
-}
-
-static const struct {
-  const char *type;
-  ref_handler fn;
-} handlers[] = {
-    {"start", ev_start},          {"move", ev_move},
-    {"offer_draw", ev_offer},     {"accept_draw", ev_accept},
-    {"decline_draw", ev_decline}, {"claim_draw", ev_claim},
-    {"resign", ev_resign},        {"state", ev_state},
-};
-
-/* The state after every event. */
-static void describe_state(const ref_state *st, json_t *a) {
-  const arb_game *g = st->game;
-  const arb_position *p = arb_game_position(g);
-  char fen[ARB_FEN_MAX];
-  arb_fen_write(p, fen, sizeof fen, 0);
-  arb_outcome o = arb_game_outcome(g);
-  json_object_set_new(a, "fen", json_string(fen));
-  json_object_set_new(a, "turn", json_string(color_name(p->turn)));
-  json_object_set_new(a, "ply", json_integer(arb_game_ply_count(g)));
-  json_object_set_new(a, "status", json_string(o.result == ARB_RESULT_NONE ? "ongoing" : "over"));
-  json_object_set_new(a, "result", json_string(arb_result_string(o.result)));
-  json_object_set_new(a, "termination", json_string(arb_termination_name(o.termination)));
-  if (o.result != ARB_RESULT_NONE)
-    json_object_set_new(a, "ended_by",
-                        o.automatic ? json_string("rules") : json_string(color_name(o.by)));
-  int offer = arb_game_draw_offer(g);
-  json_object_set_new(a, "draw_offer", offer >= 0 ? json_string(color_name(offer)) : json_null());
-  json_t *claims = json_array();
-  if (o.result == ARB_RESULT_NONE && arb_rules_get(arb_game_rules(g))->claims) {
-    arb_game_facts f;
-    arb_game_facts_of(g, &f);
-    if (f.can_claim_threefold) json_array_append_new(claims, json_string("threefold"));
-    if (f.can_claim_fifty) json_array_append_new(claims, json_string("fifty"));
-    json_object_set_new(a, "repetitions", json_integer(f.repetitions));
-    json_object_set_new(a, "fivefold", json_boolean(f.fivefold));
-    json_object_set_new(a, "seventyfive", json_boolean(f.seventyfive));
-  }
-  json_object_set_new(a, "claims", claims);
-  json_object_set_new(a, "rules", json_string(arb_rules_get(arb_game_rules(g))->name));
-}
-
-static const char *status_code(arb_status s) {
-  switch (s) {
-  case ARB_ERR_GAME_OVER: return "game_over";
-  case ARB_ERR_NOT_YOUR_TURN: return "not_your_turn";
-  case ARB_ERR_NO_OFFER: return "no_offer";
-  case ARB_ERR_NOT_ALLOWED: return "not_allowed";
-  case ARB_ERR_MUST_PLAY: return "must_play";
-  case ARB_ERR_MOVE_ILLEGAL: return "illegal_move";
-  default: return arb_status_name(s);
-  }
-}
-
-/* One event line in, one answer out (malloc'd JSON text). */
-static char *referee_answer(ref_state *st, const char *line, size_t len, long lineno) {
-  json_error_t jerr;
-  json_t *answer = json_object();
-  /* type and ok first in every answer (jansson keeps insertion order; values set later) */
-  json_object_set_new(answer, "type", json_string(""));
-  json_object_set_new(answer, "ok", json_false());
-  const char *code = NULL;
-  char msg[256] = "";
-  arb_status s = ARB_OK;
-  json_t *ev_json = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
-  ref_event ev = {NULL, -1, NULL, 0, NULL, ev_json};
-  if (!ev_json || !json_is_object(ev_json)) {
-    code = "json";
-    snprintf(msg, sizeof msg, "%s", ev_json ? "an event must be a JSON object" : jerr.text);
-    s = ARB_ERR_ARGUMENT;
-  } else {
-    json_t *type = json_object_get(ev_json, "type");
-    json_t *by = json_object_get(ev_json, "by");
-    json_t *mv = json_object_get(ev_json, "move");
-    json_t *reason = json_object_get(ev_json, "reason");
-    ev.type = json_string_value(type);
-    if (json_is_string(by)) {
-      if (!strcmp(json_string_value(by), "white")) ev.by = ARB_WHITE;
-      if (!strcmp(json_string_value(by), "black")) ev.by = ARB_BLACK;
-    }
-    if (json_is_string(mv)) {
-      ev.move = json_string_value(mv);
-      ev.move_len = json_string_length(mv);
-    }
-    ev.reason = json_string_value(reason);
-    ref_handler fn = NULL;
-    for (size_t i = 0; ev.type && i < sizeof handlers / sizeof handlers[0]; i++)
-      if (!strcmp(ev.type, handlers[i].type)) fn = handlers[i].fn;
-    if (!ev.type) {
-      code = "bad_event";
-      snprintf(msg, sizeof msg, "an event needs \"type\"");
-      s = ARB_ERR_ARGUMENT;
-    } else if (!fn) {
-      code = "unknown_event";
-      snprintf(msg, sizeof msg, "unknown event type");
-      s = ARB_ERR_ARGUMENT;
-    } else if (by && ev.by < 0) {
-      code = "bad_event";
-      snprintf(msg, sizeof msg, "\"by\" must be \"white\" or \"black\"");
-      s = ARB_ERR_ARGUMENT;
-    } else if (mv && !ev.move) {
-      code = "bad_event";
-      snprintf(msg, sizeof msg, "\"move\" must be a string");
-      s = ARB_ERR_ARGUMENT;
-    } else {
-      if (!st->game && strcmp(ev.type, "start") != 0) {
-        /* no start event: a standard game under the command line's rules */
-        st->game = arb_game_new(NULL, st->default_rules);
-      }
-      s = st->game || !strcmp(ev.type, "start") ? fn(st, &ev, answer, &code, msg, sizeof msg)
-                                                : ARB_ERR_NO_MEMORY;
-    }
-    json_object_set_new(answer, "type", json_string(ev.type ? ev.type : ""));
-    json_t *id = json_object_get(ev_json, "id");
-    if (id) json_object_set(answer, "id", id);
-  }
-  json_object_set_new(answer, "ok", json_boolean(s == ARB_OK));
-  if (s != ARB_OK) {
-    json_t *e = json_object();
-    json_object_set_new(e, "code", json_string(code ? code : status_code(s)));
-    json_t *m = json_string(msg[0] ? msg : arb_strerror(s));
-    json_object_set_new(e, "message", m ? m : json_string("invalid text in the event"));
-    json_object_set_new(e, "line", json_integer(lineno));
-    json_object_set_new(answer, "error", e);
-  }
-  if (st->game) describe_state(st, answer);
-  json_decref(ev_json);
-  char *text = json_dumps(answer, JSON_COMPACT);
-  json_decref(answer);
-  return text;
-}
 
 static void referee_usage(FILE *out) {
   fprintf(out,
@@ -368,13 +35,13 @@ static void referee_usage(FILE *out) {
 }
 
 int arb_cmd_referee(int argc, char **argv) {
-  ref_state st = {NULL, ARB_RULES_FIDE, NULL};
+  arb_ruleset rules = ARB_RULES_FIDE;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       referee_usage(stdout);
       return 0;
     } else if (!strcmp(argv[i], "--rules") && i + 1 < argc) {
-      if (arb_rules_parse(argv[++i], &st.default_rules) != ARB_OK) {
+      if (arb_rules_parse(argv[++i], &rules) != ARB_OK) {
         fprintf(stderr, "arbiter referee: unknown rules '%s'\n", argv[i]);
         return 2;
       }
@@ -383,6 +50,11 @@ int arb_cmd_referee(int argc, char **argv) {
       referee_usage(stderr);
       return 2;
     }
+  }
+  ref_state *st = ref_state_new(rules);
+  if (!st) {
+    fprintf(stderr, "arbiter referee: out of memory\n");
+    return 1;
   }
   char *line = NULL;
   size_t cap = 0, max_line = 1u << 20;
@@ -394,7 +66,7 @@ int arb_cmd_referee(int argc, char **argv) {
     while (b < len && (line[b] == ' ' || line[b] == '\t'))
       b++;
     if (b == len && !too_long) continue;
-    char *answer = too_long ? NULL : referee_answer(&st, line, (size_t)len, lineno);
+    char *answer = too_long ? NULL : referee_answer(st, line, (size_t)len, lineno);
     if (answer) {
       fputs(answer, stdout);
       free(answer);
@@ -407,7 +79,6 @@ int arb_cmd_referee(int argc, char **argv) {
     fflush(stdout);
   }
   free(line);
-  arb_game_free(st.game);
-  json_decref(st.players);
+  ref_state_free(st);
   return 0;
 }

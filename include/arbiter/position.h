@@ -61,6 +61,11 @@ ARB_API void arb_init(void);
 /* The standard starting position. */
 ARB_API void arb_position_startpos(arb_position *pos);
 
+/* The Chess960 start position with the given standard (Scharnagl) number, 0..959; 518 is the
+ * standard placement.  The result is marked chess960 (UCI castling is king-takes-rook).
+ * ARB_ERR_ARGUMENT for a number out of range. */
+ARB_API arb_status arb_position_chess960(arb_position *pos, int number);
+
 /* The colour-flipped position: ranks mirrored, colours swapped, the other side to move (with
  * the same rights and counters).  Every rule treats it exactly like the original, which makes
  * it a good cross-check.  out may equal pos. */

@@ -9,21 +9,8 @@
 #include "board/zobrist.h"
 
 void arb_position_startpos(arb_position *pos) {
-  static const arb_piece_type back[8] = {ARB_ROOK, ARB_KNIGHT, ARB_BISHOP, ARB_QUEEN,
-                                         ARB_KING, ARB_BISHOP, ARB_KNIGHT, ARB_ROOK};
-  arb_init();
-  memset(pos, 0, sizeof *pos);
-  for (int f = 0; f < 8; f++) {
-    arb__put(pos, ARB_MAKE_PIECE(ARB_WHITE, back[f]), ARB_SQUARE(f, 0));
-    arb__put(pos, ARB_MAKE_PIECE(ARB_WHITE, ARB_PAWN), ARB_SQUARE(f, 1));
-    arb__put(pos, ARB_MAKE_PIECE(ARB_BLACK, ARB_PAWN), ARB_SQUARE(f, 6));
-    arb__put(pos, ARB_MAKE_PIECE(ARB_BLACK, back[f]), ARB_SQUARE(f, 7));
-  }
-  pos->castling_rooks = ARB_BB(0) | ARB_BB(7) | ARB_BB(56) | ARB_BB(63);
-  pos->turn = ARB_WHITE;
-  pos->ep_square = ARB_NO_SQUARE;
-  pos->fullmove_number = 1;
-  pos->key = arb_zobrist_compute(pos);
+  arb_position_chess960(pos, 518); /* the standard placement is Chess960 start position 518 */
+  pos->chess960 = 0;
 }
 
 void arb_position_mirror(const arb_position *pos, arb_position *out) {
@@ -41,6 +28,48 @@ void arb_position_mirror(const arb_position *pos, arb_position *out) {
   m.fullmove_number = pos->fullmove_number;
   m.key = arb_zobrist_compute(&m);
   *out = m;
+}
+
+arb_status arb_position_chess960(arb_position *pos, int number) {
+  if (number < 0 || number > 959) return ARB_ERR_ARGUMENT;
+  /* Where the two knights go among the five squares left after bishops and queen. */
+  static const int knights[10][2] = {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2},
+                                     {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}};
+  arb_piece_type rank[8] = {ARB_NO_TYPE};
+  int n = number;
+  rank[2 * (n % 4) + 1] = ARB_BISHOP; /* light-squared bishop: b, d, f or h */
+  n /= 4;
+  rank[2 * (n % 4)] = ARB_BISHOP; /* dark-squared bishop: a, c, e or g */
+  n /= 4;
+  int q = n % 6, kn = n / 6, empty = 0;
+  for (int f = 0; f < 8; f++)
+    if (rank[f] == ARB_NO_TYPE && empty++ == q) rank[f] = ARB_QUEEN;
+  empty = 0;
+  for (int f = 0; f < 8; f++)
+    if (rank[f] == ARB_NO_TYPE) {
+      if (empty == knights[kn][0] || empty == knights[kn][1]) rank[f] = ARB_KNIGHT;
+      empty++;
+    }
+  /* rook, king, rook on the three squares left, from the a-side */
+  static const arb_piece_type rkr[3] = {ARB_ROOK, ARB_KING, ARB_ROOK};
+  empty = 0;
+  for (int f = 0; f < 8; f++)
+    if (rank[f] == ARB_NO_TYPE) rank[f] = rkr[empty++];
+  arb_init();
+  memset(pos, 0, sizeof *pos);
+  for (int f = 0; f < 8; f++) {
+    arb__put(pos, ARB_MAKE_PIECE(ARB_WHITE, rank[f]), ARB_SQUARE(f, 0));
+    arb__put(pos, ARB_MAKE_PIECE(ARB_WHITE, ARB_PAWN), ARB_SQUARE(f, 1));
+    arb__put(pos, ARB_MAKE_PIECE(ARB_BLACK, ARB_PAWN), ARB_SQUARE(f, 6));
+    arb__put(pos, ARB_MAKE_PIECE(ARB_BLACK, rank[f]), ARB_SQUARE(f, 7));
+    if (rank[f] == ARB_ROOK) pos->castling_rooks |= ARB_BB(f) | ARB_BB(56 + f);
+  }
+  pos->turn = ARB_WHITE;
+  pos->ep_square = ARB_NO_SQUARE;
+  pos->chess960 = 1;
+  pos->fullmove_number = 1;
+  pos->key = arb_zobrist_compute(pos);
+  return ARB_OK;
 }
 
 /* Key change for losing the castling rights of the rooks in `lost` (kings not yet moved). */
