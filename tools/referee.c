@@ -69,11 +69,19 @@ static arb_status ev_start(ref_state *st, const ref_event *ev, json_t *answer, c
     return ARB_ERR_ARGUMENT;
   }
   arb_position pos;
+  uint32_t mode = 0; /* "chess960": true / false, else inferred from the castling rights */
+  json_t *c960 = json_object_get(ev->json, "chess960");
+  if (c960 && !json_is_boolean(c960)) {
+    *code = "bad_event";
+    snprintf(msg, size, "\"chess960\" must be true or false");
+    return ARB_ERR_ARGUMENT;
+  }
+  if (c960) mode = json_is_true(c960) ? ARB_FEN_READ_CHESS960 : ARB_FEN_READ_STANDARD;
   json_t *fen = json_object_get(ev->json, "fen");
   if (fen) {
     arb_fen_report rep;
     arb_status s = json_is_string(fen) ? arb_fen_read_n(&pos, json_string_value(fen),
-                                                        json_string_length(fen), 0, &rep)
+                                                        json_string_length(fen), mode, &rep)
                                        : ARB_ERR_FEN_SYNTAX;
     if (s != ARB_OK) {
       *code = s == ARB_ERR_FEN_INVALID ? "fen_invalid" : "fen_syntax";
@@ -81,7 +89,7 @@ static arb_status ev_start(ref_state *st, const ref_event *ev, json_t *answer, c
       return s;
     }
   } else {
-    arb_position_startpos(&pos);
+    arb_fen_read(&pos, ARB_FEN_START, mode, NULL);
   }
   json_t *nd = json_object_get(ev->json, "no_draw_before");
   if (nd && (!json_is_integer(nd) || json_integer_value(nd) < 0)) {
