@@ -31,6 +31,10 @@ const char *arb_status_name(arb_status status) {
   case ARB_ERR_NO_OFFER: return "no_offer";
   case ARB_ERR_NOT_ALLOWED: return "not_allowed";
   case ARB_ERR_MUST_PLAY: return "must_play";
+  case ARB_ERR_TC_SYNTAX: return "tc_syntax";
+  case ARB_ERR_TIME_BACKWARDS: return "time_backwards";
+  case ARB_ERR_CLOCK_STATE: return "clock_state";
+  case ARB_ERR_FLAG_NOT_FALLEN: return "flag_not_fallen";
   }
   return "unknown";
 }

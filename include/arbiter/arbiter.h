@@ -6,10 +6,12 @@
  *   notation.h FEN/EPD, SAN, UCI/LAN
  *   status.h   check, mate, stalemate, insufficient material, dead position
  *   game.h     a game: history, repetitions, endings, offers, claims, rule sets
+ *   clock.h    time controls, the clock, flag-fall verdicts, PGN clock comments
  */
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
 
+#include "arbiter/clock.h"
 #include "arbiter/common.h"
 #include "arbiter/game.h"
 #include "arbiter/notation.h"

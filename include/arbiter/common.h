@@ -43,7 +43,11 @@ extern "C" {
   X(ARB_ERR_NOT_YOUR_TURN, -11, "not this player's turn")                                          \
   X(ARB_ERR_NO_OFFER, -12, "no draw offer to answer")                                              \
   X(ARB_ERR_NOT_ALLOWED, -13, "not allowed by the rules in force")                                 \
-  X(ARB_ERR_MUST_PLAY, -14, "the move named in a wrong claim must be played")
+  X(ARB_ERR_MUST_PLAY, -14, "the move named in a wrong claim must be played")                      \
+  X(ARB_ERR_TC_SYNTAX, -15, "malformed time control")                                              \
+  X(ARB_ERR_TIME_BACKWARDS, -16, "time went backwards")                                            \
+  X(ARB_ERR_CLOCK_STATE, -17, "the clock is not started, paused or already stopped")               \
+  X(ARB_ERR_FLAG_NOT_FALLEN, -18, "the flag has not fallen")
 
 typedef enum arb_status {
 #define ARB_STATUS_ENUM_(name, value, msg) name = value,

@@ -74,6 +74,7 @@ typedef enum arb_termination {
   ARB_TERM_FIFTY_MOVES,
   ARB_TERM_AGREEMENT,
   ARB_TERM_RESIGNATION,
+  ARB_TERM_TIME_FORFEIT, /* a flag fell: a loss, or a draw when the opponent could not win */
   ARB_TERM_COUNT
 } arb_termination;
 
@@ -87,8 +88,8 @@ typedef struct arb_outcome {
 /* "1-0", "0-1", "1/2-1/2" or "*". */
 ARB_API const char *arb_result_string(arb_result result);
 /* "checkmate", "stalemate", "insufficient_material", "dead_position", "fivefold_repetition",
- * "seventyfive_moves", "threefold_repetition", "fifty_moves", "agreement", "resignation";
- * "" for none. */
+ * "seventyfive_moves", "threefold_repetition", "fifty_moves", "agreement", "resignation",
+ * "time_forfeit"; "" for none. */
 ARB_API const char *arb_termination_name(arb_termination t);
 
 /* ---- The game ---- */
@@ -181,6 +182,11 @@ ARB_API arb_status arb_game_accept_draw(arb_game *game, arb_color by);
 ARB_API arb_status arb_game_decline_draw(arb_game *game, arb_color by);
 /* The side with an open draw offer, or -1. */
 ARB_API int arb_game_draw_offer(const arb_game *game);
+
+/* Ends the game on time: `flagged`'s flag fell and the clock layer's verdict (arb_game_flag_fall)
+ * is `result` (a win for the opponent, or a draw).  ARB_ERR_GAME_OVER when the game had already
+ * ended (that ending stands), ARB_ERR_ARGUMENT for a bad colour or ARB_RESULT_NONE. */
+ARB_API arb_status arb_game_time_forfeit(arb_game *game, arb_color flagged, arb_result result);
 
 /* Resignation by either player at any time; a draw instead when the opponent cannot checkmate
  * by any sequence of legal moves and the rule set says so (FIDE 5.1.2). */

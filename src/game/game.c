@@ -46,7 +46,8 @@ static const char *const term_names[ARB_TERM_COUNT] = {"",
                                                        "threefold_repetition",
                                                        "fifty_moves",
                                                        "agreement",
-                                                       "resignation"};
+                                                       "resignation",
+                                                       "time_forfeit"};
 
 const char *arb_termination_name(arb_termination t) {
   return (unsigned)t < ARB_TERM_COUNT ? term_names[t] : "";
@@ -344,6 +345,15 @@ arb_status arb_game_decline_draw(arb_game *g, arb_color by) {
   if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
   if (g->offer_by != (int)(by ^ 1)) return ARB_ERR_NO_OFFER;
   g->offer_by = -1;
+  return ARB_OK;
+}
+
+arb_status arb_game_time_forfeit(arb_game *g, arb_color flagged, arb_result result) {
+  if ((flagged != ARB_WHITE && flagged != ARB_BLACK) || result == ARB_RESULT_NONE ||
+      (unsigned)result > ARB_RESULT_DRAW)
+    return ARB_ERR_ARGUMENT;
+  if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
+  set_outcome(g, result, ARB_TERM_TIME_FORFEIT, 1, -1);
   return ARB_OK;
 }
 
