@@ -5,6 +5,12 @@
  * Each input line is one event; it is parsed into one struct (ref_event) and handed to the
  * handler found in one dispatch table (handlers[]).  Every answer carries the state of the game
  * after the event, so a client never has to keep its own copy.  Bad input never stops the stream.
+ *
+ * Time: a game started with a "control" is timed.  Its events carry "t", milliseconds that never
+ * go back; White's clock starts at the start event's t (under the online model nothing runs
+ * until each side has made a first move).  Moves press the clock; a "flag" event says a flag
+ * fell and is checked against the clock; under rule sets whose server sees every flag (online)
+ * any event after the fall ends the game on time first.  Wrong claims cost clock time.
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -16,6 +22,8 @@
 
 typedef struct ref_event {
   const char *type;
+  int64_t t;        /* "t" in milliseconds, or -1 when absent */
+  int side;         /* "side" (flag events): arb_color, or -1 */
   int by;           /* arb_color, or -1 when absent */
   const char *move; /* "move": SAN or UCI */
   size_t move_len;
@@ -27,11 +35,19 @@ struct ref_state {
   arb_game *game;
   arb_ruleset default_rules;
   json_t *players; /* {"white": name, "black": name} or NULL */
+  int timed;       /* the game has a clock */
+  arb_clock clock;
+  int64_t last_t; /* the latest event time seen, -1 before any */
+  int flag_side;  /* the side whose flag ended the game, or -1 */
+  arb_flag_reason flag_reason;
 };
 
 ref_state *ref_state_new(arb_ruleset default_rules) {
   ref_state *st = calloc(1, sizeof *st);
-  if (st) st->default_rules = default_rules;
+  if (!st) return NULL;
+  st->default_rules = default_rules;
+  st->last_t = -1;
+  st->flag_side = -1;
   return st;
 }
 
@@ -104,6 +120,48 @@ static arb_status ev_start(ref_state *st, const ref_event *ev, json_t *answer, c
     return ARB_ERR_NO_MEMORY;
   }
   if (nd) arb_game_set_no_draw_before(g, (unsigned)json_integer_value(nd));
+  /* The clock: "control" in the PGN TimeControl or the human grammar, "clock" the model. */
+  /* "control": the human grammar ("90+30" is 90 minutes and 30 s; PGN form when it has a ':');
+   * "timecontrol": the PGN TimeControl tag ("300+2" is 300 s and 2 s). */
+  json_t *control = json_object_get(ev->json, "control"),
+         *model = json_object_get(ev->json, "clock");
+  arb_tc_syntax syntax = ARB_TC_AUTO;
+  if (!control && (control = json_object_get(ev->json, "timecontrol"))) syntax = ARB_TC_PGN;
+  arb_clock clock;
+  if (control) {
+    arb_time_control tc;
+    arb_tc_report rep;
+    arb_status s = json_is_string(control)
+                       ? arb_tc_parse(json_string_value(control), json_string_length(control),
+                                      syntax, &tc, &rep)
+                       : ARB_ERR_TC_SYNTAX;
+    if (s != ARB_OK) {
+      arb_game_free(g);
+      *code = "tc_syntax";
+      snprintf(msg, size, "\"control\": %s (column %d)",
+               json_is_string(control) ? rep.message : "must be a string", rep.column + 1);
+      return s;
+    }
+    arb_clock_model m = (arb_clock_model)arb_clock_rules_get(rules)->model;
+    if (model &&
+        (!json_is_string(model) || arb_clock_model_parse(json_string_value(model), &m) != ARB_OK)) {
+      arb_game_free(g);
+      *code = "bad_event";
+      snprintf(msg, size, "\"clock\" must be after_move, before_move or online");
+      return ARB_ERR_ARGUMENT;
+    }
+    tc.model = (uint8_t)m;
+    if (ev->t < 0 || arb_clock_init(&clock, &tc) != ARB_OK ||
+        arb_clock_start(&clock, (arb_color)pos.turn, ev->t) != ARB_OK) {
+      arb_game_free(g);
+      *code = "bad_event";
+      snprintf(msg, size, "a timed game needs \"t\" (milliseconds) on its start event");
+      return ARB_ERR_ARGUMENT;
+    }
+  }
+  st->timed = control != NULL;
+  if (control) st->clock = clock;
+  st->flag_side = -1;
   arb_game_free(st->game);
   st->game = g;
   json_decref(st->players);
@@ -138,10 +196,19 @@ static arb_status ev_move(ref_state *st, const ref_event *ev, json_t *answer, co
   char san[ARB_SAN_MAX], uci[8];
   arb_san_write(p, m, san, sizeof san);
   arb_uci_write(p, m, uci, sizeof uci);
+  arb_color mover = (arb_color)p->turn;
   s = arb_game_play(st->game, m);
   if (s != ARB_OK) return s;
   json_object_set_new(answer, "san", json_string(san));
   json_object_set_new(answer, "uci", json_string(uci));
+  if (st->timed) {
+    /* A game-ending move is complete without a press (FIDE 6.2.1.1): time charged, no
+     * increment, the clock stops. */
+    arb_press_info info;
+    unsigned flags = arb_game_outcome(st->game).result != ARB_RESULT_NONE ? ARB_PRESS_ENDS_GAME : 0;
+    if (arb_clock_press(&st->clock, mover, ev->t, flags, &info) == ARB_OK && info.late)
+      json_object_set_new(answer, "late", json_true()); /* the flag fell during the move */
+  }
   return ARB_OK;
 }
 
@@ -206,6 +273,8 @@ static arb_status ev_claim(ref_state *st, const ref_event *ev, json_t *answer, c
   json_object_set_new(c, "reason", json_string(ev->reason));
   json_object_set_new(c, "correct", json_boolean(v.correct));
   if (!v.correct) {
+    if (st->timed && v.penalty_s)
+      arb_clock_adjust(&st->clock, (arb_color)(ev->by ^ 1), (int64_t)v.penalty_s * 1000, ev->t);
     json_object_set_new(c, "penalty_s", json_integer(v.penalty_s));
     json_object_set_new(c, "time_added_to", json_string(color_name(ev->by ^ 1)));
     json_object_set_new(c, "stands_as_offer", json_boolean(v.became_offer));
@@ -219,6 +288,47 @@ static arb_status ev_claim(ref_state *st, const ref_event *ev, json_t *answer, c
   return ARB_OK;
 }
 
+/* Ends the game on `side`'s flag with the clock layer's verdict for the rule set. */
+static void flag_falls(ref_state *st, arb_color side, int64_t t) {
+  arb_flag_verdict v = arb_game_flag_fall(st->game, side);
+  if (v.result != ARB_RESULT_NONE && v.reason != ARB_FLAG_GAME_OVER &&
+      arb_game_time_forfeit(st->game, side, v.result) == ARB_OK) {
+    st->flag_side = side;
+    st->flag_reason = v.reason;
+  }
+  arb_clock_stop(&st->clock, t);
+}
+
+static arb_status ev_flag(ref_state *st, const ref_event *ev, json_t *answer, const char **code,
+                          char *msg, size_t size) {
+  (void)answer;
+  if (ev->side < 0) {
+    *code = "bad_event";
+    snprintf(msg, size, "\"flag\" needs \"side\": \"white\" or \"black\" (whose flag fell)");
+    return ARB_ERR_ARGUMENT;
+  }
+  if (!st->timed) {
+    *code = "not_allowed";
+    snprintf(msg, size, "the game has no clock (start it with a \"control\")");
+    return ARB_ERR_NOT_ALLOWED;
+  }
+  if (arb_game_outcome(st->game).result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
+  if (arb_clock_check_flag(&st->clock, (arb_color)ev->side, ev->t) != ARB_OK) {
+    *code = "flag_not_fallen";
+    snprintf(msg, size, "%s still has %lld ms", ev->side == ARB_WHITE ? "white" : "black",
+             (long long)arb_clock_remaining(&st->clock, (arb_color)ev->side, ev->t));
+    return ARB_ERR_FLAG_NOT_FALLEN;
+  }
+  /* Both flags down: the one that fell first decides (a clock always knows the order). */
+  arb_color side = (arb_color)ev->side, other = (arb_color)(ev->side ^ 1);
+  if (arb_clock_flag_fallen(&st->clock, other, ev->t) &&
+      arb_clock_flag_fell_at(&st->clock, other, ev->t) <
+          arb_clock_flag_fell_at(&st->clock, side, ev->t))
+    side = other;
+  flag_falls(st, side, ev->t);
+  return ARB_OK;
+}
+
 static arb_status ev_state(ref_state *st, const ref_event *ev, json_t *answer, const char **code,
                            char *msg, size_t size) {
   (void)st, (void)ev, (void)answer, (void)code, (void)msg, (void)size;
@@ -229,10 +339,15 @@ static const struct {
   const char *type;
   ref_handler fn;
 } handlers[] = {
-    {"start", ev_start},          {"move", ev_move},
-    {"offer_draw", ev_offer},     {"accept_draw", ev_accept},
-    {"decline_draw", ev_decline}, {"claim_draw", ev_claim},
-    {"resign", ev_resign},        {"state", ev_state},
+    {"start", ev_start},
+    {"move", ev_move},
+    {"offer_draw", ev_offer},
+    {"accept_draw", ev_accept},
+    {"decline_draw", ev_decline},
+    {"claim_draw", ev_claim},
+    {"resign", ev_resign},
+    {"state", ev_state},
+    {"flag", ev_flag},
 };
 
 /* The state after every event. */
@@ -264,6 +379,28 @@ static void describe_state(const ref_state *st, json_t *a) {
     json_object_set_new(a, "seventyfive", json_boolean(f.seventyfive));
   }
   json_object_set_new(a, "claims", claims);
+  if (st->flag_side >= 0 && o.termination == ARB_TERM_TIME_FORFEIT) {
+    json_t *f = json_object();
+    json_object_set_new(f, "side", json_string(color_name(st->flag_side)));
+    json_object_set_new(f, "reason", json_string(arb_flag_reason_name(st->flag_reason)));
+    json_object_set_new(a, "flag", f);
+  }
+  if (st->timed) {
+    int64_t now = st->last_t < 0 ? 0 : st->last_t;
+    json_t *c = json_object();
+    for (int side = 0; side < 2; side++) {
+      int64_t ms = arb_clock_remaining(&st->clock, (arb_color)side, now);
+      json_object_set_new(c, side == ARB_WHITE ? "white_ms" : "black_ms",
+                          ms == ARB_CLOCK_NEVER ? json_null() : json_integer(ms));
+    }
+    int running = arb_clock_running(&st->clock);
+    json_object_set_new(c, "running",
+                        running >= 0 ? json_string(color_name(running)) : json_null());
+    int64_t flag_at = arb_clock_flag_time(&st->clock);
+    json_object_set_new(c, "flag_at",
+                        flag_at == ARB_CLOCK_NEVER ? json_null() : json_integer(flag_at));
+    json_object_set_new(a, "clock", c);
+  }
   json_object_set_new(a, "rules", json_string(arb_rules_get(arb_game_rules(g))->name));
 }
 
@@ -289,7 +426,7 @@ char *referee_answer(ref_state *st, const char *line, size_t len, long lineno) {
   char msg[256] = "";
   arb_status s = ARB_OK;
   json_t *ev_json = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
-  ref_event ev = {NULL, -1, NULL, 0, NULL, ev_json};
+  ref_event ev = {NULL, -1, -1, -1, NULL, 0, NULL, ev_json};
   if (!ev_json || !json_is_object(ev_json)) {
     code = "json";
     snprintf(msg, sizeof msg, "%s", ev_json ? "an event must be a JSON object" : jerr.text);
@@ -309,6 +446,18 @@ char *referee_answer(ref_state *st, const char *line, size_t len, long lineno) {
       ev.move_len = json_string_length(mv);
     }
     ev.reason = json_string_value(reason);
+    json_t *t = json_object_get(ev_json, "t"), *side = json_object_get(ev_json, "side");
+    if (json_is_integer(t) && json_integer_value(t) >= 0 &&
+        json_integer_value(t) <= ARB_CLOCK_TIME_MAX)
+      ev.t = (int64_t)json_integer_value(t);
+    if (json_is_string(side)) {
+      if (!strcmp(json_string_value(side), "white")) ev.side = ARB_WHITE;
+      if (!strcmp(json_string_value(side), "black")) ev.side = ARB_BLACK;
+    }
+    int starting = ev.type && !strcmp(ev.type, "start");
+    int timed = starting ? json_object_get(ev_json, "control") != NULL ||
+                               json_object_get(ev_json, "timecontrol") != NULL
+                         : st->timed;
     ref_handler fn = NULL;
     for (size_t i = 0; ev.type && i < sizeof handlers / sizeof handlers[0]; i++)
       if (!strcmp(ev.type, handlers[i].type)) fn = handlers[i].fn;
@@ -328,13 +477,39 @@ char *referee_answer(ref_state *st, const char *line, size_t len, long lineno) {
       code = "bad_event";
       snprintf(msg, sizeof msg, "\"move\" must be a string");
       s = ARB_ERR_ARGUMENT;
+    } else if (t && ev.t < 0) {
+      code = "bad_event";
+      snprintf(msg, sizeof msg, "\"t\" must be a whole number of milliseconds, 0 or more");
+      s = ARB_ERR_ARGUMENT;
+    } else if (timed && ev.t < 0 && strcmp(ev.type, "state") != 0) {
+      code = "bad_event";
+      snprintf(msg, sizeof msg, "a timed game needs \"t\" (milliseconds) on every event");
+      s = ARB_ERR_ARGUMENT;
+    } else if (ev.t >= 0 && ev.t < st->last_t && !starting) {
+      code = "time_backwards";
+      snprintf(msg, sizeof msg, "\"t\" %lld is before the previous event's %lld", (long long)ev.t,
+               (long long)st->last_t);
+      s = ARB_ERR_TIME_BACKWARDS;
     } else {
+      if (ev.t < 0) ev.t = st->last_t < 0 ? 0 : st->last_t;
+      st->last_t = ev.t; /* the event happened then, whatever it is answered */
+      /* A server sees every flag at once: time ran out before this event arrived. */
+      if (st->timed && st->game && !starting &&
+          arb_game_outcome(st->game).result == ARB_RESULT_NONE &&
+          arb_clock_rules_get(arb_game_rules(st->game))->auto_flag) {
+        int running = arb_clock_running(&st->clock);
+        if (running >= 0 && arb_clock_flag_fallen(&st->clock, (arb_color)running, ev.t))
+          flag_falls(st, (arb_color)running, ev.t);
+      }
       if (!st->game && strcmp(ev.type, "start") != 0) {
         /* no start event: a standard game under the command line's rules */
         st->game = arb_game_new(NULL, st->default_rules);
       }
       s = st->game || !strcmp(ev.type, "start") ? fn(st, &ev, answer, &code, msg, sizeof msg)
                                                 : ARB_ERR_NO_MEMORY;
+      /* Any ending (resignation, agreement, claim, mate...) stops the clock. */
+      if (st->timed && st->game && arb_game_outcome(st->game).result != ARB_RESULT_NONE)
+        arb_clock_stop(&st->clock, ev.t);
     }
     json_object_set_new(answer, "type", json_string(ev.type ? ev.type : ""));
     json_t *id = json_object_get(ev_json, "id");
