@@ -330,3 +330,37 @@ Test(game, long_shuffling_game) {
   cr_assert_str_eq(result_of(g), "*");
   arb_game_free(g);
 }
+
+/* Locked pawn walls: dead only when no mate exists anywhere behind them (RULES.md H10, H11). */
+Test(game, locked_pawns) {
+  static const struct {
+    const char *fen;
+    int dead, white_cannot, black_cannot;
+  } cases[] = {
+      {"k7/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1", 1, 1, 1},
+      {"k7/2b5/8/p1p1p1p1/P1P1P1P1/8/4B3/K7 w - - 0 1", 1, 1, 1},
+      /* a queen crosses the open files and can take pawns: nothing is proven */
+      {"k7/8/8/p1p1p1p1/P1P1P1P1/8/8/KQ6 w - - 0 1", 0, 0, 0},
+      /* the same, colours flipped */
+      {"kq6/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 b - - 0 1", 0, 0, 0},
+      /* an unlocked pawn: not proven, whatever the material */
+      {"k7/8/8/p1p1p1p1/P1P1P1P1/8/7P/K7 w - - 0 1", 0, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    arb_position p = test_fen(cases[i].fen);
+    cr_expect_eq(arb_is_dead_position(&p), cases[i].dead, "%s: dead", cases[i].fen);
+    cr_expect_eq(arb_cannot_mate(&p, ARB_WHITE), cases[i].white_cannot, "%s: white", cases[i].fen);
+    cr_expect_eq(arb_cannot_mate(&p, ARB_BLACK), cases[i].black_cannot, "%s: black", cases[i].fen);
+    arb_position m;
+    arb_position_mirror(&p, &m);
+    cr_expect_eq(arb_is_dead_position(&m), cases[i].dead, "%s mirrored", cases[i].fen);
+  }
+  /* the game ends at once under FIDE, goes on online (lichess inspects material only) */
+  arb_position p = test_fen("k7/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1");
+  arb_game *g = arb_game_new(&p, ARB_RULES_FIDE);
+  cr_assert_eq(arb_game_outcome(g).termination, ARB_TERM_DEAD_POSITION);
+  arb_game_free(g);
+  g = arb_game_new(&p, ARB_RULES_ONLINE);
+  cr_assert_eq(arb_game_outcome(g).result, ARB_RESULT_NONE);
+  arb_game_free(g);
+}

@@ -239,3 +239,14 @@ Test(referee, online_flag_with_a_pending_offer_is_a_draw) {
   cr_assert_str_eq(str(json_object_get(a, "flag"), "reason"), "draw_offer");
   json_decref(a);
 }
+
+Test(referee, locked_pawns_draw_under_fide_lose_online) {
+  const char *start = "{\"type\":\"start\",\"fen\":\"k7/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1\","
+                      "\"control\":\"1m\",\"t\":0}";
+  /* FIDE 5.2.2: the position is dead, the game is drawn at once; a later flag changes nothing */
+  json_t *a = RUN(ARB_RULES_FIDE, start, "{\"type\":\"flag\",\"side\":\"white\",\"t\":60001}");
+  cr_assert_str_eq(str(a, "result"), "1/2-1/2");
+  cr_assert_str_eq(str(a, "termination"), "dead_position");
+  cr_assert_str_eq(str(json_object_get(a, "error"), "code"), "game_over");
+  json_decref(a);
+}

@@ -7,10 +7,7 @@
  * Keys checked: legal_count, legal_moves, legal_includes, legal_excludes, in_check, checkmate,
  * stalemate, insufficient_material, fen_valid, final_fen, repetitions, can_claim_threefold,
  * intended_claim, fivefold, can_claim_fifty, seventyfive, result (FIDE), result_lichess (the
- * "online" rule set), dead_position.
- * Keys of later issues, counted and reported, not checked: timeout_result (clocks), and
- * dead_position / result where the position is dead although material is sufficient (the exact
- * dead-position test).
+ * "online" rule set), dead_position.  timeout_result is checked by test_clock.c.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -213,23 +210,14 @@ static int check_case(json_t *c, const facts *f, const char *via, int *deferred)
     cr_expect_eq(f->ic50, json_is_true(json_object_get(v, "fifty")), "%s (%s): ic50", id, via);
     checks++;
   }
-  /* Dead although material suffices: the exact test is its own issue. */
-  json_t *dead = json_object_get(expect, "dead_position");
-  json_t *insuff = json_object_get(expect, "insufficient_material");
-  int positional_dead = json_is_true(dead) && json_is_false(insuff);
-  if (dead && !positional_dead) {
-    cr_expect_eq(f->dead, json_is_true(dead), "%s (%s): dead_position", id, via);
+  if ((v = json_object_get(expect, "dead_position"))) {
+    cr_expect_eq(f->dead, json_is_true(v), "%s (%s): dead_position", id, via);
     checks++;
   }
   if ((v = json_object_get(expect, "result"))) {
-    if (positional_dead) {
-      (*deferred)++;
-    } else {
-      cr_expect_str_eq(f->result, json_string_value(v), "%s (%s): result", id, via);
-      checks++;
-    }
+    cr_expect_str_eq(f->result, json_string_value(v), "%s (%s): result", id, via);
+    checks++;
   }
-  if (positional_dead) (*deferred)++;
   if ((v = json_object_get(expect, "result_lichess"))) {
     if (f->online_threefold && !strcmp(json_string_value(v), "*")) {
       /* A deliberate difference: the online rule set declares threefold itself (the issue's
@@ -241,7 +229,6 @@ static int check_case(json_t *c, const facts *f, const char *via, int *deferred)
       checks++;
     }
   }
-  if (json_object_get(expect, "timeout_result")) (*deferred)++;
   return checks;
 }
 
@@ -289,10 +276,8 @@ Test(rules, catalogue_cases) {
   fclose(fp);
   free(lib);
   free(qry);
-  printf("rules catalogue: %d positional cases, %d checks; %d expectations belong to later "
-         "issues (timeout_result: clocks; positional dead positions: exact dead-position test) or "
-         "differ\n"
-         "by design (online threefold declared by the server)\n",
+  printf("rules catalogue: %d positional cases, %d checks; %d result_lichess expectations differ "
+         "by design (the online rule set declares threefold itself)\n",
          cases, checks, deferred);
   cr_assert_geq(cases, 95, "only %d positional cases read", cases);
   cr_assert_geq(checks, 400, "only %d checks made", checks);

@@ -331,7 +331,7 @@ ARB_API int64_t arb_clock_elapsed(const arb_clock *clock, arb_color side, int64_
 /* How a rule set judges a flag; the whole table is in src/clock/flag.c. */
 typedef enum arb_flag_mate_test {
   /* FIDE 6.9: draw if the opponent cannot checkmate by any series of legal moves —
-   * arb_cannot_mate_by_material(), the one function the exact test will answer through. */
+   * arb_cannot_mate(), the one function flag fall and resignation share (status.h). */
   ARB_MATE_TEST_FIDE = 0,
   /* US Chess 14E/14D4 (arb_flag_uscf_insufficient). */
   ARB_MATE_TEST_USCF = 1,

@@ -47,10 +47,17 @@ ARB_API int arb_is_insufficient_material(const arb_position *pos);
  */
 ARB_API int arb_cannot_mate_by_material(const arb_position *pos, arb_color side);
 
+/* 1 if `side` can never checkmate by any sequence of legal moves, proven: by material (above),
+ * or — when every pawn is blocked head-on by a pawn — by enumerating every position reachable
+ * from the board and finding no mate (dead.c; bounded, milliseconds to a tenth of a second for
+ * such rare positions).  0 means "not proven", which is what FIDE 6.9 and 5.1.2 then apply (the
+ * flagging or resigning player loses).  The one function flag fall and resignation use. */
+ARB_API int arb_cannot_mate(const arb_position *pos, arb_color side);
+
 /* 1 if the position is dead: neither side can checkmate by any sequence of legal moves
- * (FIDE 5.2.2).  Today this is decided from material (the classes above and the per-side
- * predicate); the exact test — locked pawn structures and search — comes in its own module and
- * will answer here, so every caller (game endings, flag fall, resignation) gets it at once. */
+ * (FIDE 5.2.2) — the material classes, or a locked pawn structure whose reachable positions
+ * hold no mate (as arb_cannot_mate).  Positions that are dead for other reasons (found only
+ * by deeper search) are not yet recognised: 0 means "not proven dead". */
 ARB_API int arb_is_dead_position(const arb_position *pos);
 
 #ifdef __cplusplus

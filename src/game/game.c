@@ -361,7 +361,7 @@ arb_status arb_game_resign(arb_game *g, arb_color by) {
   if (by != ARB_WHITE && by != ARB_BLACK) return ARB_ERR_ARGUMENT;
   if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
   arb_color winner = (arb_color)(by ^ 1);
-  if (g->rules->resign_draw_if_cannot_mate && arb_cannot_mate_by_material(cur(g), winner))
+  if (g->rules->resign_draw_if_cannot_mate && arb_cannot_mate(cur(g), winner))
     set_outcome(g, ARB_RESULT_DRAW, ARB_TERM_RESIGNATION, 0, by);
   else
     set_outcome(g, winner == ARB_WHITE ? ARB_RESULT_WHITE_WINS : ARB_RESULT_BLACK_WINS,

@@ -64,8 +64,3 @@ int arb_cannot_mate_by_material(const arb_position *p, arb_color side) {
   }
   return 0;
 }
-
-int arb_is_dead_position(const arb_position *pos) {
-  return arb_is_insufficient_material(pos) || (arb_cannot_mate_by_material(pos, ARB_WHITE) &&
-                                               arb_cannot_mate_by_material(pos, ARB_BLACK));
-}
