@@ -8,12 +8,12 @@
  * a checkmate.  None in the whole closed set proves the side can never mate (FIDE 5.2.2, 6.9);
  * a mate found, a capture or pawn move anywhere in the set (the structure could open: we stop
  * at once rather than explore an open position), or a set larger than the bound proves nothing
- * and we say so — "not proven", never "winnable".  Positions are compared exactly (placement, side to
- * move, castling rights, en passant), never by hash alone, so a key collision cannot hide a
+ * and we say so — "not proven", never "winnable".  Positions are compared exactly (placement, side
+ * to move, castling rights, en passant), never by hash alone, so a key collision cannot hide a
  * mate.
  *
- * Memory: this is the one place in the rules layer that allocates — a bounded table for the
- * enumeration (about 13 MB at the default bound), freed before returning; when memory runs out
+ * Memory: this is the one place in the rules layer that allocates — a table for the enumeration
+ * that grows by doubling up to a bound (about 32 MB), freed before returning; when memory runs out
  * the answer is "not proven".  The material test (status.c) runs first and costs nothing.
  */
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 #include "arbiter/status.h"
 #include "board/board_internal.h"
 
-#define CLOSURE_MAX 250000u /* positions: H11 of the rules catalogue needs 152 352 */
+#define CLOSURE_MAX 262144u /* positions (a power of two): H11 of the catalogue needs 152 352 */
 
 typedef struct packed {
   uint64_t key;
@@ -68,23 +68,76 @@ static int pawns_locked(const arb_position *p) {
 
 enum { CLOSED_NO_MATE = 1, CLOSED_MATE = 0, CLOSED_UNKNOWN = -1 };
 
-/* Enumerates the positions reachable from start; looks for `loser` checkmated (-1: either). */
-static int closure(const arb_position *start, int loser) {
-  const size_t slots = 1u << 19; /* > 2 * CLOSURE_MAX: the open-addressing table stays sparse */
-  packed *set = malloc(CLOSURE_MAX * sizeof *set);
-  uint32_t *index = calloc(slots, sizeof *index); /* 0 = empty, else position number + 1 */
-  if (!set || !index) {
-    free(set);
-    free(index);
-    return CLOSED_UNKNOWN;
+/* The set of positions seen: a dense array and an open-addressing index over it (0 = empty,
+ * else position number + 1), both grown by doubling so that the usual early answers cost little. */
+typedef struct seen_set {
+  packed *items;
+  uint32_t *index;
+  size_t count, cap, slots;
+} seen_set;
+
+static int grow(seen_set *s) {
+  size_t cap = s->cap ? s->cap * 2 : 1024;
+  if (cap > CLOSURE_MAX) cap = CLOSURE_MAX;
+  size_t slots = cap * 4;
+  packed *items = realloc(s->items, cap * sizeof *items);
+  if (!items) return 0;
+  s->items = items;
+  uint32_t *index = calloc(slots, sizeof *index);
+  if (!index) return 0;
+  for (size_t k = 0; k < s->count; k++) {
+    size_t slot = s->items[k].key & (slots - 1);
+    while (index[slot])
+      slot = (slot + 1) & (slots - 1);
+    index[slot] = (uint32_t)(k + 1);
   }
-  size_t count = 0;
+  free(s->index);
+  s->index = index;
+  s->cap = cap;
+  s->slots = slots;
+  return 1;
+}
+
+/* Adds c unless present: 1 added, 0 present, -1 full or out of memory. */
+static int add(seen_set *s, const packed *c) {
+  size_t slot = c->key & (s->slots - 1);
+  while (s->index[slot]) {
+    if (same(&s->items[s->index[slot] - 1], c)) return 0;
+    slot = (slot + 1) & (s->slots - 1);
+  }
+  if (s->count == s->cap) {
+    if (s->cap == CLOSURE_MAX || !grow(s)) return -1;
+    return add(s, c);
+  }
+  s->items[s->count] = *c;
+  s->index[slot] = (uint32_t)++s->count;
+  return 1;
+}
+
+/* Enumerates the positions reachable from start; looks for `loser` checkmated (-1: either).
+ * Depth first: in an open position a capture turns up within a few plies and ends the search
+ * early; a closed one is enumerated whole in any order. */
+static int closure(const arb_position *start, int loser) {
+  seen_set set = {NULL, NULL, 0, 0, 0};
   int verdict = CLOSED_NO_MATE;
-  pack(start, &set[count++]);
-  index[set[0].key & (slots - 1)] = 1;
-  for (size_t head = 0; head < count && verdict == CLOSED_NO_MATE; head++) {
+  packed first;
+  pack(start, &first);
+  if (!grow(&set) || add(&set, &first) < 0) verdict = CLOSED_UNKNOWN;
+  /* the positions still to expand, as numbers in set.items; each is added once, so the stack
+   * never holds more than the set */
+  uint32_t *stack = NULL;
+  size_t top = 0, stack_cap = 0;
+  if (verdict == CLOSED_NO_MATE) {
+    stack = malloc(sizeof *stack);
+    stack_cap = 1;
+    if (stack)
+      stack[top++] = 0;
+    else
+      verdict = CLOSED_UNKNOWN;
+  }
+  while (top > 0 && verdict == CLOSED_NO_MATE) {
     arb_position p;
-    unpack(&set[head], &p);
+    unpack(&set.items[stack[--top]], &p);
     arb_move moves[ARB_MAX_MOVES];
     int n = arb_generate_legal(&p, moves);
     if (n == 0) {
@@ -103,26 +156,26 @@ static int closure(const arb_position *start, int loser) {
       arb_make_move(&child, moves[i], &u);
       packed c;
       pack(&child, &c);
-      size_t slot = c.key & (slots - 1);
-      int seen = 0;
-      while (index[slot]) {
-        if (same(&set[index[slot] - 1], &c)) {
-          seen = 1;
-          break;
-        }
-        slot = (slot + 1) & (slots - 1);
-      }
-      if (seen) continue;
-      if (count == CLOSURE_MAX) {
+      int added = add(&set, &c);
+      if (added < 0) {
         verdict = CLOSED_UNKNOWN;
-        break;
+      } else if (added) {
+        if (top == stack_cap) {
+          uint32_t *ns = realloc(stack, 2 * stack_cap * sizeof *ns);
+          if (!ns) {
+            verdict = CLOSED_UNKNOWN;
+            break;
+          }
+          stack = ns;
+          stack_cap *= 2;
+        }
+        stack[top++] = (uint32_t)(set.count - 1);
       }
-      set[count] = c;
-      index[slot] = (uint32_t)++count;
     }
   }
-  free(set);
-  free(index);
+  free(stack);
+  free(set.items);
+  free(set.index);
   return verdict;
 }
 
