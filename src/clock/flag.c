@@ -131,8 +131,7 @@ arb_flag_verdict arb_flag_fall(const arb_position *pos, arb_color flagged, arb_r
   case ARB_MATE_TEST_FIDE:
     /* The one "can this side ever mate" function of the rules layer; the exact test will
      * answer inside it. */
-    if (arb_cannot_mate(pos, with_time))
-      return verdict(ARB_RESULT_DRAW, ARB_FLAG_CANNOT_MATE);
+    if (arb_cannot_mate(pos, with_time)) return verdict(ARB_RESULT_DRAW, ARB_FLAG_CANNOT_MATE);
     break;
   case ARB_MATE_TEST_USCF: {
     arb_flag_reason why = uscf_reason(pos, with_time);
