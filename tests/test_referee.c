@@ -250,3 +250,52 @@ Test(referee, locked_pawns_draw_under_fide_lose_online) {
   cr_assert_str_eq(str(json_object_get(a, "error"), "code"), "game_over");
   json_decref(a);
 }
+
+/* Found in review: time, claims and offers must stay consistent. */
+Test(referee, failed_start_keeps_time_and_clock) {
+  json_t *a = RUN(ARB_RULES_FIDE, "{\"type\":\"start\",\"control\":\"1+0\",\"t\":0}",
+                  "{\"type\":\"move\",\"move\":\"e4\",\"t\":50000}",
+                  "{\"type\":\"start\",\"fen\":\"bad\",\"t\":0}",
+                  "{\"type\":\"move\",\"move\":\"e5\",\"t\":1000}");
+  cr_assert_str_eq(str(json_object_get(a, "error"), "code"), "time_backwards");
+  cr_assert_eq(json_integer_value(json_object_get(a, "ply")), 1, "the move was not played");
+  json_decref(a);
+}
+
+Test(referee, penalty_does_not_lift_a_fallen_flag) {
+  json_t *a = RUN(ARB_RULES_FIDE, "{\"type\":\"start\",\"control\":\"1+0\",\"t\":0}",
+                  "{\"type\":\"move\",\"move\":\"e4\",\"t\":70000}",
+                  "{\"type\":\"claim_draw\",\"by\":\"black\",\"reason\":\"fifty\",\"t\":71000}",
+                  "{\"type\":\"flag\",\"side\":\"white\",\"t\":72000}");
+  cr_assert(json_is_true(json_object_get(a, "ok")));
+  cr_assert_str_eq(str(a, "result"), "0-1");
+  json_decref(a);
+}
+
+Test(referee, claims_keep_the_rules_of_9_1_and_9_5) {
+  /* the present position is the third occurrence: a claim naming any move is correct */
+  json_t *a = RUN(ARB_RULES_FIDE, "{\"type\":\"move\",\"move\":\"Nf3\"}",
+                  "{\"type\":\"move\",\"move\":\"Nf6\"}", "{\"type\":\"move\",\"move\":\"Ng1\"}",
+                  "{\"type\":\"move\",\"move\":\"Ng8\"}", "{\"type\":\"move\",\"move\":\"Nf3\"}",
+                  "{\"type\":\"move\",\"move\":\"Nf6\"}", "{\"type\":\"move\",\"move\":\"Ng1\"}",
+                  "{\"type\":\"move\",\"move\":\"Ng8\"}",
+                  "{\"type\":\"claim_draw\",\"by\":\"white\",\"reason\":\"threefold\","
+                  "\"move\":\"e4\"}");
+  cr_assert(json_is_true(json_object_get(json_object_get(a, "claim"), "correct")));
+  json_decref(a);
+  /* a second claim cannot dodge the written move */
+  a = RUN(ARB_RULES_FIDE, "{\"type\":\"move\",\"move\":\"Nf3\"}",
+          "{\"type\":\"move\",\"move\":\"Nf6\"}",
+          "{\"type\":\"claim_draw\",\"by\":\"white\",\"reason\":\"threefold\",\"move\":\"Ng1\"}",
+          "{\"type\":\"claim_draw\",\"by\":\"white\",\"reason\":\"fifty\",\"move\":\"Nc3\"}");
+  cr_assert_str_eq(str(json_object_get(a, "error"), "code"), "must_play");
+  json_decref(a);
+  /* a wrong claim meeting the opponent's open offer is an agreement (9.1.2.3) */
+  a = RUN(ARB_RULES_FIDE, "{\"type\":\"move\",\"move\":\"e4\"}",
+          "{\"type\":\"move\",\"move\":\"e5\"}", "{\"type\":\"offer_draw\",\"by\":\"white\"}",
+          "{\"type\":\"move\",\"move\":\"Nf3\"}",
+          "{\"type\":\"claim_draw\",\"by\":\"black\",\"reason\":\"fifty\"}");
+  cr_assert_str_eq(str(a, "result"), "1/2-1/2");
+  cr_assert_str_eq(str(a, "termination"), "agreement");
+  json_decref(a);
+}

@@ -197,6 +197,16 @@ static arb_status ev_move(ref_state *st, const ref_event *ev, json_t *answer, co
   arb_san_write(p, m, san, sizeof san);
   arb_uci_write(p, m, uci, sizeof uci);
   arb_color mover = (arb_color)p->turn;
+  if (st->timed) {
+    /* The board and the clock move together or not at all: try the press on a copy first. */
+    arb_clock trial = st->clock;
+    s = arb_clock_press(&trial, mover, ev->t, 0, NULL);
+    if (s != ARB_OK) {
+      *code = s == ARB_ERR_TIME_BACKWARDS ? "time_backwards" : "clock_state";
+      snprintf(msg, size, "the clock cannot take this move: %s", arb_strerror(s));
+      return s;
+    }
+  }
   s = arb_game_play(st->game, m);
   if (s != ARB_OK) return s;
   json_object_set_new(answer, "san", json_string(san));
@@ -273,8 +283,11 @@ static arb_status ev_claim(ref_state *st, const ref_event *ev, json_t *answer, c
   json_object_set_new(c, "reason", json_string(ev->reason));
   json_object_set_new(c, "correct", json_boolean(v.correct));
   if (!v.correct) {
-    if (st->timed && v.penalty_s)
-      arb_clock_adjust(&st->clock, (arb_color)(ev->by ^ 1), (int64_t)v.penalty_s * 1000, ev->t);
+    /* The penalty is time for the opponent — unless the opponent's flag is already down: time
+     * added then must not lift it (the claimant may still call it). */
+    arb_color opp = (arb_color)(ev->by ^ 1);
+    if (st->timed && v.penalty_s && !arb_clock_flag_fallen(&st->clock, opp, ev->t))
+      arb_clock_adjust(&st->clock, opp, (int64_t)v.penalty_s * 1000, ev->t);
     json_object_set_new(c, "penalty_s", json_integer(v.penalty_s));
     json_object_set_new(c, "time_added_to", json_string(color_name(ev->by ^ 1)));
     json_object_set_new(c, "stands_as_offer", json_boolean(v.became_offer));
@@ -492,6 +505,7 @@ char *referee_answer(ref_state *st, const char *line, size_t len, long lineno) {
       s = ARB_ERR_TIME_BACKWARDS;
     } else {
       if (ev.t < 0) ev.t = st->last_t < 0 ? 0 : st->last_t;
+      int64_t before = st->last_t;
       st->last_t = ev.t; /* the event happened then, whatever it is answered */
       /* A server sees every flag at once: time ran out before this event arrived. */
       if (st->timed && st->game && !starting &&
@@ -507,6 +521,8 @@ char *referee_answer(ref_state *st, const char *line, size_t len, long lineno) {
       }
       s = st->game || !strcmp(ev.type, "start") ? fn(st, &ev, answer, &code, msg, sizeof msg)
                                                 : ARB_ERR_NO_MEMORY;
+      /* A start that failed leaves the game under way, and its time with it. */
+      if (starting && s != ARB_OK) st->last_t = before;
       /* Any ending (resignation, agreement, claim, mate...) stops the clock. */
       if (st->timed && st->game && arb_game_outcome(st->game).result != ARB_RESULT_NONE)
         arb_clock_stop(&st->clock, ev.t);

@@ -121,7 +121,8 @@ ARB_API arb_status arb_game_play(arb_game *game, arb_move move);
 /* Parses SAN or UCI (lenient) and plays it; err (may be NULL) explains a failure. */
 ARB_API arb_status arb_game_play_text(arb_game *game, const char *text, size_t len,
                                       arb_san_error *err);
-/* Takes back the last move (and any ending it caused).  ARB_ERR_ARGUMENT at the start. */
+/* Takes back the last move, and with it any ending, open offer or must-play obligation that
+ * came after it (also a resignation or agreement made since).  ARB_ERR_ARGUMENT at the start. */
 ARB_API arb_status arb_game_undo(arb_game *game);
 
 /* How often the current position (FIDE 9.2.3 identity: placement, side to move, castling
@@ -162,13 +163,16 @@ typedef struct arb_claim_verdict {
 /* A claim of a draw by `by`, on the present position or with an intended move (legal now; it is
  * not played).  Correct → the game ends (ARB_TERM_THREEFOLD_REPETITION / FIFTY_MOVES).
  * Incorrect → the verdict says what follows, and the claim stands as a draw offer.
+ * A claim is correct when the condition holds now or the intended move would complete it.
  * ARB_ERR_NOT_YOUR_TURN when only the side to move may claim, ARB_ERR_GAME_OVER,
+ * ARB_ERR_MUST_PLAY while the move written in an earlier wrong claim is still to be played,
  * ARB_ERR_NOT_ALLOWED when the rule set has no claims (or no intended-move claims),
  * ARB_ERR_MOVE_ILLEGAL for an illegal intended move. */
 ARB_API arb_status arb_game_claim(arb_game *game, arb_color by, arb_claim_reason reason,
                                   arb_move intended, arb_claim_verdict *verdict);
 
-/* Whether a claim by the side to move would be correct now (intended may be ARB_MOVE_NONE);
+/* Whether a claim by the side to move would be correct now: the condition holds on the present
+ * position, or the intended move (may be ARB_MOVE_NONE) would complete it;
  * changes nothing.  0 for an illegal intended move. */
 ARB_API int arb_game_claim_correct(const arb_game *game, arb_claim_reason reason,
                                    arb_move intended);

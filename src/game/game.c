@@ -257,11 +257,12 @@ void arb_game_facts_of(const arb_game *g, arb_game_facts *f) {
   f->fivefold = f->repetitions >= 5;
   f->fifty = p->halfmove_clock >= 100 && !f->checkmate;
   f->seventyfive = p->halfmove_clock >= 150 && !f->checkmate;
-  f->can_claim_threefold = f->threefold && n > 0;
-  for (int i = 0; i < n && !f->can_claim_threefold; i++)
+  int over = g->outcome.result != ARB_RESULT_NONE;
+  f->can_claim_threefold = f->threefold && n > 0 && !over;
+  for (int i = 0; i < n && !f->can_claim_threefold && !over; i++)
     if (arb_game_repetitions_after(g, moves[i]) >= 3) f->can_claim_threefold = 1;
-  f->can_claim_fifty = f->fifty && n > 0;
-  if (!f->can_claim_fifty && p->halfmove_clock >= 99)
+  f->can_claim_fifty = f->fifty && n > 0 && !over;
+  if (!f->can_claim_fifty && p->halfmove_clock >= 99 && !over)
     for (int i = 0; i < n && !f->can_claim_fifty; i++)
       if (quiet_move(p, moves[i])) f->can_claim_fifty = 1;
 }
@@ -269,12 +270,14 @@ void arb_game_facts_of(const arb_game *g, arb_game_facts *f) {
 int arb_game_claim_correct(const arb_game *g, arb_claim_reason reason, arb_move intended) {
   const arb_position *p = cur(g);
   if (intended != ARB_MOVE_NONE && !arb_is_legal(p, intended)) return 0;
+  /* Correct when the condition holds now (9.2.1 b, 9.3.2), or when the written move would
+   * complete it (9.2.1 a, 9.3.1). */
   if (reason == ARB_CLAIM_THREEFOLD)
-    return intended != ARB_MOVE_NONE ? arb_game_repetitions_after(g, intended) >= 3
-                                     : g->plies[g->n].reps >= 3;
+    return g->plies[g->n].reps >= 3 ||
+           (intended != ARB_MOVE_NONE && arb_game_repetitions_after(g, intended) >= 3);
   if (reason == ARB_CLAIM_FIFTY)
-    return intended != ARB_MOVE_NONE ? p->halfmove_clock >= 99 && quiet_move(p, intended)
-                                     : p->halfmove_clock >= 100 && arb_has_legal_move(p);
+    return (p->halfmove_clock >= 100 && arb_has_legal_move(p)) ||
+           (intended != ARB_MOVE_NONE && p->halfmove_clock >= 99 && quiet_move(p, intended));
   return 0;
 }
 
@@ -289,6 +292,8 @@ arb_status arb_game_claim(arb_game *g, arb_color by, arb_claim_reason reason, ar
       (reason != ARB_CLAIM_THREEFOLD && reason != ARB_CLAIM_FIFTY))
     return ARB_ERR_ARGUMENT;
   if (!g->rules->claims) return ARB_ERR_NOT_ALLOWED;
+  /* After a wrong claim the written move must be played first (9.5.3). */
+  if (g->must_play != ARB_MOVE_NONE) return ARB_ERR_MUST_PLAY;
   const arb_position *p = cur(g);
   if (by != p->turn && !g->rules->claim_by_either) return ARB_ERR_NOT_YOUR_TURN;
   if (intended != ARB_MOVE_NONE) {
@@ -311,8 +316,11 @@ arb_status arb_game_claim(arb_game *g, arb_color by, arb_claim_reason reason, ar
     v->must_play = 1;
     g->must_play = intended;
   }
+  /* As an offer it meets an open offer of the opponent's: agreement, when the rules allow it
+   * (arb_game_offer_draw decides); the opponent's offer is never lost. */
   v->became_offer = 1;
-  g->offer_by = by;
+  if (arb_game_offer_draw(g, by) != ARB_OK) v->became_offer = 0;
+  if (g->outcome.result != ARB_RESULT_NONE) v->must_play = 0;
   return ARB_OK;
 }
 
