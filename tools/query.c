@@ -124,6 +124,32 @@ static void describe(json_t *a, const arb_position *pos) {
   json_object_set_new(a, "chess960", json_boolean(pos->chess960));
 }
 
+struct json_t *arb_query_winnability(const arb_position *pos, unsigned long long budget) {
+  json_t *w = json_object();
+  for (int side = 0; side < 2; side++) {
+    arb_winnability r;
+    arb_winnability_of(pos, (arb_color)side, budget, &r);
+    json_t *v = json_object();
+    json_object_set_new(v, "verdict", json_string(arb_win_verdict_name(r.verdict)));
+    json_object_set_new(v, "proof", json_string(arb_win_proof_name(r.proof)));
+    if (r.verdict == ARB_WIN_WINNABLE) {
+      json_t *line = json_array();
+      arb_position p = *pos;
+      for (int k = 0; k < r.line_len; k++) {
+        char u[8];
+        arb_uci_write(&p, r.line[k], u, sizeof u);
+        json_array_append_new(line, json_string(u));
+        arb_undo undo;
+        arb_make_move(&p, r.line[k], &undo);
+      }
+      json_object_set_new(v, "line", line);
+    }
+    json_object_set_new(v, "nodes", json_integer((json_int_t)r.nodes));
+    json_object_set_new(w, side == ARB_WHITE ? "white" : "black", v);
+  }
+  return w;
+}
+
 /* The game layer's facts: repetitions, claims, automatic endings, result. */
 static void describe_game(json_t *a, const arb_game *game) {
   arb_game_facts f;
@@ -342,6 +368,15 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     json_object_set_new(a, "moves_uci", played_uci);
     json_object_set_new(a, "moves_san", played_san);
     describe_game(a, game);
+    json_t *win = json_object_get(req, "winnability");
+    if (json_is_true(win)) {
+      json_t *budget = json_object_get(req, "budget");
+      unsigned long long b = json_is_integer(budget) && json_integer_value(budget) > 0
+                                 ? (unsigned long long)json_integer_value(budget)
+                                 : 0;
+      if (b > 50000000ULL) b = 50000000ULL; /* a request cannot ask for minutes of search */
+      json_object_set_new(a, "winnability", arb_query_winnability(now, b));
+    }
     if (intended) {
       json_t *ic = json_object();
       json_object_set_new(ic, "threefold",

@@ -29,6 +29,8 @@ static void query_usage(FILE *out) {
       "  chess960  true: Chess960 (UCI castling king-takes-rook); false: standard; absent:\n"
       "          inferred from the castling rights\n"
       "  history false: position facts only (no game fields, no moves_* arrays)\n"
+      "  winnability true: also \"winnability\": {white, black: {verdict, proof, line, nodes}}\n"
+      "          (can each side ever mate; \"budget\": search nodes, default 500000)\n"
       "  id      echoed in the answer\n"
       "Answer:   fen, turn, legal_uci (sorted), legal_san (same order), check, checkmate,\n"
       "          stalemate, insufficient_material, checkers, material_class, polyglot_key,\n"

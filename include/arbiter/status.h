@@ -54,6 +54,46 @@ ARB_API int arb_cannot_mate_by_material(const arb_position *pos, arb_color side)
  * flagging or resigning player loses).  The one function flag fall and resignation use. */
 ARB_API int arb_cannot_mate(const arb_position *pos, arb_color side);
 
+/* ---- "Can this side ever checkmate?" with its proof ---- */
+
+typedef enum arb_win_verdict {
+  ARB_WIN_UNKNOWN = 0, /* the budget ran out before a proof either way */
+  ARB_WIN_WINNABLE,    /* a helpmate exists: the line proves it */
+  ARB_WIN_UNWINNABLE   /* proven: no sequence of legal moves lets the side mate */
+} arb_win_verdict;
+
+typedef enum arb_win_proof {
+  ARB_PROOF_NONE = 0,
+  ARB_PROOF_HELPMATE,    /* WINNABLE: line[] is a helpmate (checked by replaying it) */
+  ARB_PROOF_MATERIAL,    /* UNWINNABLE: by material (arb_cannot_mate_by_material) */
+  ARB_PROOF_LOCKED_WALLS /* UNWINNABLE: every position behind the locked pawns enumerated */
+} arb_win_proof;
+
+#define ARB_WIN_MAX_LINE 32
+
+typedef struct arb_winnability {
+  arb_win_verdict verdict;
+  arb_win_proof proof;
+  int line_len;                    /* plies of the helpmate line */
+  arb_move line[ARB_WIN_MAX_LINE]; /* from pos, both sides' moves, ending in mate */
+  uint64_t nodes;                  /* positions searched */
+} arb_winnability;
+
+/* Decides whether `side` can ever checkmate in pos, cheapest test first: material, the
+ * locked-wall enumeration, a helpmate search (iterative deepening, both sides cooperating, moves
+ * ordered towards mate; at most
+ * `budget` nodes, 0 = a default of 500 000 — tens of milliseconds).  Sound: never
+ * UNWINNABLE when a helpmate exists, and every WINNABLE line is replayed to mate before it is
+ * returned.  *out is filled in; returns out->verdict.  Reentrant.  Allocates, like the wall
+ * enumeration (see arb_cannot_mate): a 2 MB table of searched positions, freed before it
+ * returns (without memory the search runs on, only slower). */
+ARB_API arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint64_t budget,
+                                           arb_winnability *out);
+
+/* Static names: "winnable", "unwinnable", "unknown"; "helpmate", "material", "locked_walls". */
+ARB_API const char *arb_win_verdict_name(arb_win_verdict v);
+ARB_API const char *arb_win_proof_name(arb_win_proof p);
+
 /* 1 if the position is dead: neither side can checkmate by any sequence of legal moves
  * (FIDE 5.2.2) — the material classes, or a locked pawn structure whose reachable positions
  * hold no mate (as arb_cannot_mate).  Positions that are dead for other reasons (found only

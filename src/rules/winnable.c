@@ -1,0 +1,172 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * winnable.c: "can this side ever checkmate?" with a proof either way.
+ *
+ * Material first (free), the locked-wall enumeration of dead.c (cheap where it applies), then a
+ * cooperative search — both sides play for the mate of the loser — by iterative deepening with
+ * a node budget and a table of positions already searched in vain.
+ * The search orders moves towards mate: checks first (the last winning move must be one), then
+ * captures by the winner, promotions; at the last ply only checking moves are tried.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arbiter/status.h"
+#include "board/bitboard.h"
+
+#define TT_SIZE (1u << 17) /* remembered failures: (key, depth) found to have no helpmate */
+
+typedef struct tt_entry {
+  uint64_t key;
+  uint8_t depth;
+} tt_entry;
+
+typedef struct search {
+  int winner;
+  uint64_t nodes, budget;
+  arb_move line[ARB_WIN_MAX_LINE];
+  tt_entry *tt; /* TT_SIZE entries, or NULL (then nothing is remembered) */
+} search;
+
+static int distance(arb_square a, arb_square b) {
+  int df = ARB_FILE_OF(a) - ARB_FILE_OF(b), dr = ARB_RANK_OF(a) - ARB_RANK_OF(b);
+  if (df < 0) df = -df;
+  if (dr < 0) dr = -dr;
+  return df > dr ? df : dr;
+}
+
+/* How far a square is from the edge of the board (0 on the edge, 3 in the centre). */
+static int centrality(arb_square s) {
+  int f = ARB_FILE_OF(s), r = ARB_RANK_OF(s);
+  int df = f < 4 ? f : 7 - f, dr = r < 4 ? r : 7 - r;
+  return df < dr ? df : dr;
+}
+
+/* Ordering score: higher first.  m is legal (from the generator). */
+static int score(const arb_position *p, arb_move m, int winner_to_move) {
+  int s = 0;
+  arb_position next = *p;
+  arb_undo u;
+  arb_make_move(&next, m, &u);
+  if (arb_in_check(&next)) s += 100;
+  if (winner_to_move && p->board[ARB_MOVE_TO(m)]) s += 20;
+  if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) s += 10 + (int)ARB_MOVE_PROMO(m);
+  /* Head for a mating net: the loser's king goes to the edge, the winner's pieces close in. */
+  int loser = winner_to_move ? p->turn ^ 1 : p->turn;
+  arb_square lk = arb__king_sq(&next, loser);
+  if (!winner_to_move) {
+    if (ARB_PIECE_TYPE(p->board[ARB_MOVE_FROM(m)]) == ARB_KING)
+      s += 4 * (centrality(ARB_MOVE_FROM(m)) - centrality(lk));
+  } else {
+    s += 2 * (distance(ARB_MOVE_FROM(m), lk) - distance(ARB_MOVE_TO(m), lk));
+  }
+  return s;
+}
+
+/* 1 when the loser is mated within `depth` plies from p; the line is written from `ply`. */
+static int helpmate(search *s, const arb_position *p, int depth, int ply) {
+  if (s->nodes++ >= s->budget) return 0;
+  arb_move moves[ARB_MAX_MOVES];
+  int n = arb_generate_legal(p, moves);
+  if (n == 0) return p->turn != s->winner && arb_in_check(p);
+  if (depth == 0) return 0;
+  tt_entry *e = s->tt ? &s->tt[p->key & (TT_SIZE - 1)] : NULL;
+  if (e && e->key == p->key && e->depth >= depth) return 0; /* searched in vain before */
+  int winner_to_move = p->turn == s->winner;
+  /* The mating move is the winner's: with one ply left only its checks can mate; with two
+   * left the loser's move must leave a mate in one (any move may). */
+  if (depth == 1 && !winner_to_move) return 0;
+  int scores[ARB_MAX_MOVES];
+  for (int i = 0; i < n; i++)
+    scores[i] = score(p, moves[i], winner_to_move);
+  for (int i = 0; i < n; i++) {
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+      if (scores[j] > scores[best]) best = j;
+    arb_move m = moves[best];
+    int sc = scores[best];
+    moves[best] = moves[i];
+    scores[best] = scores[i];
+    moves[i] = m;
+    scores[i] = sc;
+    if (depth == 1 && sc < 100) break; /* no check: cannot mate now */
+    arb_position next = *p;
+    arb_undo u;
+    arb_make_move(&next, m, &u);
+    s->line[ply] = m;
+    if (helpmate(s, &next, depth - 1, ply + 1)) return 1;
+    if (s->nodes >= s->budget) return 0;
+  }
+  /* Searched to the end without a mate: remember it (a key collision can only cost a
+   * helpmate proof, never make one up — every line is replayed). */
+  if (e) {
+    e->key = p->key;
+    e->depth = (uint8_t)depth;
+  }
+  return 0;
+}
+
+/* Replays the line: it must be legal and end with the loser checkmated. */
+static int replay_mates(const arb_position *pos, const arb_move *line, int len, int winner) {
+  arb_position p = *pos;
+  for (int i = 0; i < len; i++) {
+    if (!arb_is_legal(&p, line[i])) return 0;
+    arb_undo u;
+    arb_make_move(&p, line[i], &u);
+  }
+  return p.turn != winner && arb_is_checkmate(&p);
+}
+
+arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint64_t budget,
+                                   arb_winnability *out) {
+  memset(out, 0, sizeof *out);
+  if (arb_cannot_mate_by_material(pos, side)) {
+    out->verdict = ARB_WIN_UNWINNABLE;
+    out->proof = ARB_PROOF_MATERIAL;
+    return out->verdict;
+  }
+  /* Locked walls next: cheap when they hold (a few thousand positions), and the search below
+   * could never finish there. */
+  if (arb_cannot_mate(pos, side)) {
+    out->verdict = ARB_WIN_UNWINNABLE;
+    out->proof = ARB_PROOF_LOCKED_WALLS;
+    return out->verdict;
+  }
+  search s;
+  s.tt = calloc(TT_SIZE, sizeof *s.tt); /* 2 MB, freed below; without it the search still runs */
+  s.winner = side;
+  s.nodes = 0;
+  s.budget = budget ? budget : 500000;
+  for (int depth = 1; depth < ARB_WIN_MAX_LINE && s.nodes < s.budget; depth++) {
+    if (helpmate(&s, pos, depth, 0)) {
+      if (!replay_mates(pos, s.line, depth, side)) break; /* never trust an unchecked line */
+      out->verdict = ARB_WIN_WINNABLE;
+      out->proof = ARB_PROOF_HELPMATE;
+      out->line_len = depth;
+      memcpy(out->line, s.line, (size_t)depth * sizeof s.line[0]);
+      out->nodes = s.nodes;
+      free(s.tt);
+      return out->verdict;
+    }
+  }
+  out->nodes = s.nodes;
+  free(s.tt);
+  return out->verdict;
+}
+
+const char *arb_win_verdict_name(arb_win_verdict v) {
+  switch (v) {
+  case ARB_WIN_WINNABLE: return "winnable";
+  case ARB_WIN_UNWINNABLE: return "unwinnable";
+  default: return "unknown";
+  }
+}
+
+const char *arb_win_proof_name(arb_win_proof p) {
+  switch (p) {
+  case ARB_PROOF_HELPMATE: return "helpmate";
+  case ARB_PROOF_MATERIAL: return "material";
+  case ARB_PROOF_LOCKED_WALLS: return "locked_walls";
+  default: return "";
+  }
+}

@@ -1,0 +1,171 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * test_dead.c: "can this side ever checkmate?" — the dead-position and timeout cases of the
+ * rules catalogue, each proof class with its mirror image, every helpmate line replayed
+ * independently, and random positions where no "unwinnable" may be refuted by a search.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "test_util.h"
+
+#ifndef ARB_TEST_DATA
+#define ARB_TEST_DATA "tests/data"
+#endif
+
+/* Replays a helpmate line with the plain board functions: legal moves, mate of the loser. */
+static int line_mates(const arb_position *start, const arb_winnability *w, int winner) {
+  arb_position p = *start;
+  for (int i = 0; i < w->line_len; i++) {
+    if (!arb_is_legal(&p, w->line[i])) return 0;
+    arb_undo u;
+    arb_make_move(&p, w->line[i], &u);
+  }
+  return p.turn != winner && arb_in_check(&p) && arb_count_legal(&p) == 0;
+}
+
+static arb_win_verdict verdict(const arb_position *p, int side) {
+  arb_winnability w;
+  arb_winnability_of(p, (arb_color)side, 0, &w);
+  if (w.verdict == ARB_WIN_WINNABLE)
+    cr_assert(line_mates(p, &w, side), "a helpmate line that does not mate");
+  /* the same verdict for the colour-flipped position and the other side */
+  arb_position m;
+  arb_position_mirror(p, &m);
+  arb_winnability wm;
+  arb_winnability_of(&m, (arb_color)(side ^ 1), 0, &wm);
+  /* a budget-limited search may stop in one orientation and not the other; proofs never
+   * contradict each other */
+  cr_assert(wm.verdict == w.verdict || wm.verdict == ARB_WIN_UNKNOWN ||
+                w.verdict == ARB_WIN_UNKNOWN,
+            "the mirror image contradicts the verdict");
+  if (wm.verdict == ARB_WIN_WINNABLE) cr_assert(line_mates(&m, &wm, side ^ 1));
+  return w.verdict;
+}
+
+Test(dead, catalogue_cases) {
+  FILE *f = fopen(ARB_TEST_DATA "/rules/cases.jsonl", "r");
+  cr_assert_not_null(f);
+  char line[8192];
+  int checks = 0;
+  while (fgets(line, sizeof line, f)) {
+    json_error_t e;
+    json_t *c = json_loads(line, 0, &e);
+    if (!c) continue;
+    json_t *expect = json_object_get(c, "expect");
+    const char *id = json_string_value(json_object_get(c, "id"));
+    json_t *dead = json_object_get(expect, "dead_position");
+    json_t *timeout = json_object_get(expect, "timeout_result");
+    const char *fen = json_string_value(json_object_get(c, "fen"));
+    if ((!dead && !timeout) || !fen || json_object_get(c, "kind")) {
+      json_decref(c);
+      continue;
+    }
+    arb_position p = test_fen(fen);
+    size_t i;
+    json_t *mv;
+    json_array_foreach(json_object_get(c, "moves"), i, mv) test_play(&p, json_string_value(mv));
+    if (dead) {
+      arb_win_verdict w = verdict(&p, ARB_WHITE), b = verdict(&p, ARB_BLACK);
+      if (json_is_true(dead)) {
+        cr_expect(w == ARB_WIN_UNWINNABLE && b == ARB_WIN_UNWINNABLE, "%s: dead", id);
+      } else {
+        cr_expect(w == ARB_WIN_WINNABLE || b == ARB_WIN_WINNABLE, "%s: a helpmate exists", id);
+      }
+      checks++;
+    }
+    if (timeout) {
+      /* FIDE: the flagger draws exactly when the opponent cannot mate */
+      const char *flag = json_string_value(json_object_get(c, "flag"));
+      int opponent = !strcmp(flag, "white") ? ARB_BLACK : ARB_WHITE;
+      const char *fide = json_string_value(json_object_get(timeout, "fide"));
+      arb_win_verdict v = verdict(&p, opponent);
+      if (!strcmp(fide, "1/2-1/2"))
+        cr_expect_eq(v, ARB_WIN_UNWINNABLE, "%s: the opponent cannot mate", id);
+      else
+        cr_expect_eq(v, ARB_WIN_WINNABLE, "%s: the opponent has a helpmate", id);
+      checks++;
+    }
+    json_decref(c);
+  }
+  fclose(f);
+  cr_assert_geq(checks, 20, "only %d checks", checks);
+}
+
+Test(dead, proof_classes) {
+  static const struct {
+    const char *fen;
+    int side;
+    arb_win_verdict v;
+    arb_win_proof proof;
+  } cases[] = {
+      {"8/8/8/4k3/8/8/8/3QK3 w - - 0 1", ARB_BLACK, ARB_WIN_UNWINNABLE, ARB_PROOF_MATERIAL},
+      {"5b2/8/8/4k3/8/8/8/2B1K3 w - - 0 1", ARB_WHITE, ARB_WIN_UNWINNABLE, ARB_PROOF_MATERIAL},
+      {"8/8/8/4k3/8/8/q7/1N2K3 b - - 0 1", ARB_WHITE, ARB_WIN_UNWINNABLE, ARB_PROOF_MATERIAL},
+      {"k7/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1", ARB_WHITE, ARB_WIN_UNWINNABLE,
+       ARB_PROOF_LOCKED_WALLS},
+      {"k7/2b5/8/p1p1p1p1/P1P1P1P1/8/4B3/K7 w - - 0 1", ARB_BLACK, ARB_WIN_UNWINNABLE,
+       ARB_PROOF_LOCKED_WALLS},
+      {"7k/8/6K1/8/4N3/8/8/5N2 w - - 0 1", ARB_WHITE, ARB_WIN_WINNABLE, ARB_PROOF_HELPMATE},
+      {"8/8/8/4k3/8/8/8/R3K3 b - - 0 1", ARB_WHITE, ARB_WIN_WINNABLE, ARB_PROOF_HELPMATE},
+      {ARB_FEN_START, ARB_BLACK, ARB_WIN_WINNABLE, ARB_PROOF_HELPMATE},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    arb_position p = test_fen(cases[i].fen);
+    arb_winnability w;
+    arb_winnability_of(&p, (arb_color)cases[i].side, 0, &w);
+    cr_expect_eq(w.verdict, cases[i].v, "%s", cases[i].fen);
+    cr_expect_eq(w.proof, cases[i].proof, "%s: proof %s", cases[i].fen,
+                 arb_win_proof_name(w.proof));
+    cr_expect_eq(verdict(&p, cases[i].side), cases[i].v, "%s (mirror)", cases[i].fen);
+  }
+}
+
+/* An independent refutation attempt: every line of up to `depth` plies, no ordering, no table. */
+static int any_mate(arb_position *p, int winner, int depth) {
+  arb_move moves[ARB_MAX_MOVES];
+  int n = arb_generate_legal(p, moves);
+  if (n == 0) return p->turn != winner && arb_in_check(p);
+  if (depth == 0) return 0;
+  for (int i = 0; i < n; i++) {
+    arb_position q = *p;
+    arb_undo u;
+    arb_make_move(&q, moves[i], &u);
+    if (any_mate(&q, winner, depth - 1)) return 1;
+  }
+  return 0;
+}
+
+Test(dead, unwinnable_is_never_refuted) {
+  uint64_t seed = 7;
+  int unwinnable = 0, positions = 0;
+  static const char *const starts[] = {
+      "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", "4k3/8/3n4/8/8/8/8/1N2K3 w - - 0 1",
+      "k7/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1", "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1",
+      "1b2k3/8/8/8/8/8/8/2B1K3 w - - 0 1"};
+  for (int g = 0; g < 60; g++) {
+    arb_position p = test_fen(starts[g % 5]);
+    for (int ply = 0; ply < 30; ply++) {
+      arb_move moves[ARB_MAX_MOVES];
+      int n = arb_generate_legal(&p, moves);
+      if (!n) break;
+      arb_undo u;
+      arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);
+      if (ply % 5) continue;
+      for (int side = 0; side < 2; side++) {
+        arb_winnability w;
+        arb_winnability_of(&p, (arb_color)side, 20000, &w);
+        positions++;
+        if (w.verdict == ARB_WIN_UNWINNABLE) {
+          unwinnable++;
+          arb_position q = p;
+          cr_assert(!any_mate(&q, side, 3), "an 'unwinnable' position has a short mate");
+        } else if (w.verdict == ARB_WIN_WINNABLE) {
+          cr_assert(line_mates(&p, &w, side));
+        }
+      }
+    }
+  }
+  cr_assert_gt(unwinnable, 50, "%d of %d", unwinnable, positions);
+}

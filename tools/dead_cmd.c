@@ -1,0 +1,95 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * dead_cmd.c: `arbiter dead` — FEN lines in, one JSON verdict per line out: is the position
+ * dead, and can each side still checkmate (with the proof).  For bulk checks of game databases,
+ * e.g. the final positions of games lost on time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+#include "util.h"
+
+static void dead_usage(FILE *out) {
+  fprintf(
+      out,
+      "usage: arbiter dead [--budget NODES]\n"
+      "\n"
+      "Reads positions, one FEN (or EPD, or FEN followed by ';' and anything) per line, and\n"
+      "answers each with one JSON line:\n"
+      "  {\"line\": N, \"fen\": FEN, \"dead\": BOOL,\n"
+      "   \"white\": {\"verdict\", \"proof\", \"line\", \"nodes\"}, \"black\": {...}}\n"
+      "verdict: winnable (proof helpmate, with the line in UCI), unwinnable (proof material or\n"
+      "locked_walls), or unknown (the search budget ran out).  dead: neither side can mate\n"
+      "(FIDE 5.2.2); a side that cannot mate does not lose on time (6.9).\n"
+      "Bad lines get {\"line\": N, \"error\": {...}} and the stream goes on; blank lines and\n"
+      "lines starting with # are skipped.\n"
+      "  --budget NODES  helpmate search nodes per side (default 500000)\n"
+      "Exit status: 0, 2 bad usage.\n");
+}
+
+int arb_cmd_dead(int argc, char **argv) {
+  unsigned long long budget = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      dead_usage(stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--budget") && i + 1 < argc) {
+      char *end;
+      budget = strtoull(argv[++i], &end, 10);
+      if (*end || budget == 0) {
+        fprintf(stderr, "arbiter dead: --budget wants a positive number\n");
+        return 2;
+      }
+    } else {
+      fprintf(stderr, "arbiter dead: unexpected argument '%s'\n", argv[i]);
+      dead_usage(stderr);
+      return 2;
+    }
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  long len, lineno = 0;
+  int too_long;
+  while ((len = arb_tool_read_line(stdin, &line, &cap, 4096, &too_long)) >= 0) {
+    lineno++;
+    char *p = line;
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (!too_long && (*p == '\0' || *p == '#')) continue;
+    json_t *a = json_object();
+    json_object_set_new(a, "line", json_integer(lineno));
+    arb_position pos;
+    arb_fen_report rep;
+    size_t fen_len = strcspn(p, ";");
+    arb_status st = too_long ? ARB_ERR_FEN_SYNTAX
+                             : arb_fen_read_n(&pos, p, fen_len, ARB_FEN_PROBLEMS_ALL, &rep);
+    if (st != ARB_OK) {
+      json_t *e = json_object();
+      json_object_set_new(e, "code", json_string(too_long ? "line_too_long" : arb_status_name(st)));
+      json_t *m = json_string(too_long ? "line longer than 4096 bytes" : rep.message);
+      json_object_set_new(e, "message", m ? m : json_string("bad text"));
+      json_object_set_new(a, "error", e);
+    } else {
+      char fen[ARB_FEN_MAX];
+      arb_fen_write(&pos, fen, sizeof fen, 0);
+      json_object_set_new(a, "fen", json_string(fen));
+      json_t *w = arb_query_winnability(&pos, budget);
+      const char *vw = json_string_value(json_object_get(json_object_get(w, "white"), "verdict"));
+      const char *vb = json_string_value(json_object_get(json_object_get(w, "black"), "verdict"));
+      json_object_set_new(a, "dead",
+                          json_boolean(!strcmp(vw, "unwinnable") && !strcmp(vb, "unwinnable")));
+      json_object_update(a, w);
+      json_decref(w);
+    }
+    char *text = json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    if (text) {
+      puts(text);
+      free(text);
+    }
+    fflush(stdout);
+  }
+  free(line);
+  return 0;
+}
