@@ -2,7 +2,8 @@
 #   make            build the release preset (optimised for this CPU)
 #   make run        the main job: `arbiter demo` (replays a game, checks it, runs perft)
 #   make test       install what is missing, then every test: release build + ASan/UBSan build
-#   make bench      perft against Stockfish's `go perft`, printing the speed ratio
+#   make bench      perft against Stockfish's `go perft` (ratio), query with/without history,
+#                   winnability on constructed positions (bench/dead FILE for real ones)
 #   make fuzz       build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #   make install    install headers, libraries, arbiter.pc, the CMake package and `arbiter`
 #   make test-deep  the perft counts over 200 million nodes (minutes)
@@ -50,8 +51,10 @@ test-deep: build
 bench:
 	@sh scripts/deps.sh build bench
 	cmake --preset release >/dev/null
-	cmake --build build/release -j$(JOBS) --target bench_perft
+	cmake --build build/release -j$(JOBS) --target bench_perft bench_query bench_dead
 	./build/release/bench/perft
+	./build/release/bench/query
+	./build/release/bench/dead
 
 fuzz:
 	@sh scripts/deps.sh build fuzz
