@@ -374,7 +374,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
       unsigned long long b = json_is_integer(budget) && json_integer_value(budget) > 0
                                  ? (unsigned long long)json_integer_value(budget)
                                  : 0;
-      if (b > 50000000ULL) b = 50000000ULL; /* a request cannot ask for minutes of search */
+      if (b > 5000000ULL) b = 5000000ULL; /* a request cannot ask for minutes of search */
       json_object_set_new(a, "winnability", arb_query_winnability(now, b));
     }
     if (intended) {
