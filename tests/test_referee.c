@@ -299,3 +299,30 @@ Test(referee, claims_keep_the_rules_of_9_1_and_9_5) {
   cr_assert_str_eq(str(a, "termination"), "agreement");
   json_decref(a);
 }
+
+/* A timed scripted game under every rule set: the same flag, each set's verdict and clock. */
+Test(referee, timed_game_under_every_rule_set) {
+  static const struct {
+    arb_ruleset rules;
+    const char *result; /* white flags at 60.001 s with K+R v K+N on the board */
+  } sets[] = {
+      {ARB_RULES_FIDE, "0-1"},     {ARB_RULES_FIDE_RAPID, "0-1"}, {ARB_RULES_FIDE_BLITZ, "0-1"},
+      {ARB_RULES_USCF, "1/2-1/2"}, {ARB_RULES_ONLINE, "0-1"},     {ARB_RULES_CASUAL, "0-1"},
+  };
+  for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+    /* Black K+N can help-mate White's K+R (T03 mirrored): a loss, except US Chess 14E2 (a
+     * knight alone draws unless it has a forced win) */
+    json_t *a = RUN(sets[i].rules,
+                    "{\"type\":\"start\",\"fen\":\"8/8/8/8/4n3/7k/8/6RK w - - 0 1\","
+                    "\"control\":\"1m\",\"t\":0}",
+                    "{\"type\":\"move\",\"move\":\"Rg2\",\"t\":1000}",
+                    "{\"type\":\"move\",\"move\":\"Nf2+\",\"t\":2000}",
+                    "{\"type\":\"flag\",\"side\":\"white\",\"t\":200000}",
+                    "{\"type\":\"state\",\"t\":200000}");
+    cr_expect_str_eq(str(a, "result"), sets[i].result, "%s", arb_rules_get(sets[i].rules)->name);
+    cr_expect_str_eq(str(a, "termination"), "time_forfeit", "%s",
+                     arb_rules_get(sets[i].rules)->name);
+    cr_expect(json_is_null(json_object_get(clock_of(a), "running")), "the clock stopped");
+    json_decref(a);
+  }
+}
