@@ -28,6 +28,41 @@ static void dead_usage(FILE *out) {
       "Exit status: 0, 2 bad usage.\n");
 }
 
+static char *dead_line(void *ctx, const char *line, size_t len, long lineno, int too_long) {
+  unsigned long long budget = *(const unsigned long long *)ctx;
+  json_t *a = json_object();
+  json_object_set_new(a, "line", json_integer(lineno));
+  while (len && (*line == ' ' || *line == '\t'))
+    line++, len--;
+  arb_position pos;
+  arb_fen_report rep;
+  const char *semi = memchr(line, ';', len);
+  size_t fen_len = semi ? (size_t)(semi - line) : len;
+  arb_status st = too_long ? ARB_ERR_FEN_SYNTAX
+                           : arb_fen_read_n(&pos, line, fen_len, ARB_FEN_PROBLEMS_ALL, &rep);
+  if (st != ARB_OK) {
+    json_t *e = json_object();
+    json_object_set_new(e, "code", json_string(too_long ? "line_too_long" : arb_status_name(st)));
+    json_t *m = json_string(too_long ? "line longer than 4096 bytes" : rep.message);
+    json_object_set_new(e, "message", m ? m : json_string("bad text"));
+    json_object_set_new(a, "error", e);
+  } else {
+    char fen[ARB_FEN_MAX];
+    arb_fen_write(&pos, fen, sizeof fen, 0);
+    json_object_set_new(a, "fen", json_string(fen));
+    json_t *w = arb_query_winnability(&pos, budget);
+    const char *vw = json_string_value(json_object_get(json_object_get(w, "white"), "verdict"));
+    const char *vb = json_string_value(json_object_get(json_object_get(w, "black"), "verdict"));
+    json_object_set_new(a, "dead",
+                        json_boolean(!strcmp(vw, "unwinnable") && !strcmp(vb, "unwinnable")));
+    json_object_update(a, w);
+    json_decref(w);
+  }
+  char *text = json_dumps(a, JSON_COMPACT);
+  json_decref(a);
+  return text;
+}
+
 int arb_cmd_dead(int argc, char **argv) {
   unsigned long long budget = 0;
   for (int i = 1; i < argc; i++) {
@@ -47,49 +82,5 @@ int arb_cmd_dead(int argc, char **argv) {
       return 2;
     }
   }
-  char *line = NULL;
-  size_t cap = 0;
-  long len, lineno = 0;
-  int too_long;
-  while ((len = arb_tool_read_line(stdin, &line, &cap, 4096, &too_long)) >= 0) {
-    lineno++;
-    char *p = line;
-    while (*p == ' ' || *p == '\t')
-      p++;
-    if (!too_long && (*p == '\0' || *p == '#')) continue;
-    json_t *a = json_object();
-    json_object_set_new(a, "line", json_integer(lineno));
-    arb_position pos;
-    arb_fen_report rep;
-    size_t fen_len = strcspn(p, ";");
-    arb_status st = too_long ? ARB_ERR_FEN_SYNTAX
-                             : arb_fen_read_n(&pos, p, fen_len, ARB_FEN_PROBLEMS_ALL, &rep);
-    if (st != ARB_OK) {
-      json_t *e = json_object();
-      json_object_set_new(e, "code", json_string(too_long ? "line_too_long" : arb_status_name(st)));
-      json_t *m = json_string(too_long ? "line longer than 4096 bytes" : rep.message);
-      json_object_set_new(e, "message", m ? m : json_string("bad text"));
-      json_object_set_new(a, "error", e);
-    } else {
-      char fen[ARB_FEN_MAX];
-      arb_fen_write(&pos, fen, sizeof fen, 0);
-      json_object_set_new(a, "fen", json_string(fen));
-      json_t *w = arb_query_winnability(&pos, budget);
-      const char *vw = json_string_value(json_object_get(json_object_get(w, "white"), "verdict"));
-      const char *vb = json_string_value(json_object_get(json_object_get(w, "black"), "verdict"));
-      json_object_set_new(a, "dead",
-                          json_boolean(!strcmp(vw, "unwinnable") && !strcmp(vb, "unwinnable")));
-      json_object_update(a, w);
-      json_decref(w);
-    }
-    char *text = json_dumps(a, JSON_COMPACT);
-    json_decref(a);
-    if (text) {
-      puts(text);
-      free(text);
-    }
-    fflush(stdout);
-  }
-  free(line);
-  return 0;
+  return arb_tool_answer_lines(4096, 1, dead_line, &budget);
 }

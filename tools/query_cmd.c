@@ -46,6 +46,11 @@ static void query_usage(FILE *out) {
       "Exit status: 0 (bad requests are answered, not fatal), 2 bad usage.\n");
 }
 
+static char *query_line(void *ctx, const char *line, size_t len, long lineno, int too_long) {
+  size_t max_line = *(const size_t *)ctx;
+  return too_long ? arb_query_too_long(lineno, max_line) : arb_query_answer(line, len, lineno);
+}
+
 int arb_cmd_query(int argc, char **argv) {
   size_t max_line = 1u << 20;
   for (int i = 1; i < argc; i++) {
@@ -66,31 +71,5 @@ int arb_cmd_query(int argc, char **argv) {
       return 2;
     }
   }
-  char *line = NULL;
-  size_t cap = 0;
-  long len, lineno = 0;
-  int too_long;
-  while ((len = arb_tool_read_line(stdin, &line, &cap, max_line, &too_long)) >= 0) {
-    lineno++;
-    char *answer;
-    if (too_long) {
-      answer = arb_query_too_long(lineno, max_line);
-    } else {
-      long b = 0;
-      while (b < len && (line[b] == ' ' || line[b] == '\t'))
-        b++;
-      if (b == len) continue;
-      answer = arb_query_answer(line, (size_t)len, lineno);
-    }
-    if (answer) {
-      fputs(answer, stdout);
-      free(answer);
-    } else {
-      fputs("{\"error\":{\"code\":\"no_memory\",\"message\":\"out of memory\"}}", stdout);
-    }
-    fputc('\n', stdout);
-    fflush(stdout);
-  }
-  free(line);
-  return 0;
+  return arb_tool_answer_lines(max_line, 0, query_line, &max_line);
 }

@@ -48,6 +48,17 @@ static void referee_usage(FILE *out) {
       "Exit status: 0 (bad events are answered, not fatal), 2 bad usage.\n");
 }
 
+static char *referee_line(void *ctx, const char *line, size_t len, long lineno, int too_long) {
+  if (!too_long) return referee_answer(ctx, line, len, lineno);
+  char *text = malloc(160);
+  if (text)
+    snprintf(text, 160,
+             "{\"ok\":false,\"error\":{\"code\":\"line_too_long\",\"message\":\"event line "
+             "longer than 1048576 bytes\",\"line\":%ld}}",
+             lineno);
+  return text;
+}
+
 int arb_cmd_referee(int argc, char **argv) {
   arb_ruleset rules = ARB_RULES_FIDE;
   for (int i = 1; i < argc; i++) {
@@ -70,29 +81,7 @@ int arb_cmd_referee(int argc, char **argv) {
     fprintf(stderr, "arbiter referee: out of memory\n");
     return 1;
   }
-  char *line = NULL;
-  size_t cap = 0, max_line = 1u << 20;
-  long len, lineno = 0;
-  int too_long;
-  while ((len = arb_tool_read_line(stdin, &line, &cap, max_line, &too_long)) >= 0) {
-    lineno++;
-    long b = 0;
-    while (b < len && (line[b] == ' ' || line[b] == '\t'))
-      b++;
-    if (b == len && !too_long) continue;
-    char *answer = too_long ? NULL : referee_answer(st, line, (size_t)len, lineno);
-    if (answer) {
-      fputs(answer, stdout);
-      free(answer);
-    } else {
-      printf("{\"ok\":false,\"error\":{\"code\":\"%s\",\"message\":\"%s\",\"line\":%ld}}",
-             too_long ? "line_too_long" : "no_memory",
-             too_long ? "event line longer than 1048576 bytes" : "out of memory", lineno);
-    }
-    fputc('\n', stdout);
-    fflush(stdout);
-  }
-  free(line);
+  arb_tool_answer_lines(1u << 20, 0, referee_line, st);
   ref_state_free(st);
   return 0;
 }

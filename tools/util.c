@@ -41,6 +41,32 @@ long arb_tool_read_line(FILE *in, char **buf, size_t *cap, size_t max, int *too_
   return (long)len;
 }
 
+int arb_tool_answer_lines(size_t max_line, int skip_comments, arb_line_answer answer, void *ctx) {
+  char *line = NULL;
+  size_t cap = 0;
+  long len, lineno = 0;
+  int too_long;
+  while ((len = arb_tool_read_line(stdin, &line, &cap, max_line, &too_long)) >= 0) {
+    lineno++;
+    long b = 0;
+    while (b < len && (line[b] == ' ' || line[b] == '\t'))
+      b++;
+    if (!too_long && (b == len || (skip_comments && line[b] == '#'))) continue;
+    char *text = answer(ctx, line, (size_t)len, lineno, too_long);
+    if (text) {
+      fputs(text, stdout);
+      free(text);
+    } else {
+      printf("{\"error\":{\"code\":\"no_memory\",\"message\":\"out of memory\",\"line\":%ld}}",
+             lineno);
+    }
+    fputc('\n', stdout);
+    fflush(stdout);
+  }
+  free(line);
+  return 0;
+}
+
 double arb_tool_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

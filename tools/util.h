@@ -19,6 +19,18 @@ int arb_cmd_dead(int argc, char **argv);
  * lines are consumed to their end and *too_long is set.  Returns the length, -1 at EOF. */
 long arb_tool_read_line(FILE *in, char **buf, size_t *cap, size_t max, int *too_long);
 
+/* One answer per request line: called with the line (without its newline), its length, its
+ * 1-based number and whether it was longer than the limit (then only its first max bytes are
+ * given).  Returns a malloc'd answer without a newline, or NULL when memory ran out. */
+typedef char *(*arb_line_answer)(void *ctx, const char *line, size_t len, long lineno,
+                                 int too_long);
+
+/* The loop shared by the JSON-lines commands (query, referee, dead): reads stdin line by line,
+ * skips blank lines (and lines starting with '#' when skip_comments), writes each answer and a
+ * newline to stdout and flushes, so a client may wait for each answer before sending more.  A
+ * NULL answer is replaced by an out-of-memory error object.  Returns 0. */
+int arb_tool_answer_lines(size_t max_line, int skip_comments, arb_line_answer answer, void *ctx);
+
 /* Monotonic time in seconds, for timing output. */
 double arb_tool_now(void);
 

@@ -103,5 +103,17 @@ check "referee --help" test $? -eq 0
 "$A" referee --rules nonsense </dev/null >/dev/null 2>&1
 check "referee bad --rules exits 2" test $? -eq 2
 
+# dead: one verdict per FEN line, comments and blank lines skipped, bad lines answered
+printf '%s\n' '# final positions' '' 'k7/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1' 'not a fen' \
+  '8/8/8/4k3/8/8/8/3QK3 w - - 0 1 ;T01' >"$T/fens"
+"$A" dead --budget 2000 <"$T/fens" >"$T/dead"
+check "dead exits 0" test $? -eq 0
+check "dead answers 3 lines" test "$(wc -l <"$T/dead")" -eq 3
+check "dead 1: locked walls" sh -c "sed -n 1p '$T/dead' | grep -q '\"dead\":true.*locked_walls'"
+check "dead 2: error with its line" sh -c "sed -n 2p '$T/dead' | grep -q '\"line\":4,\"error\"'"
+check "dead 3: a lone king cannot mate" sh -c "sed -n 3p '$T/dead' | grep -q '\"black\":{\"verdict\":\"unwinnable\",\"proof\":\"material\"'"
+"$A" dead --help | grep -q "usage: arbiter dead"
+check "dead --help" test $? -eq 0
+
 echo "$pass passed, $fail failed"
 test "$fail" -eq 0
