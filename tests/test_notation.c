@@ -2,7 +2,13 @@
  *
  * test_notation.c: FEN/EPD reading, validation and writing; SAN and UCI in and out.
  */
+#include <stdio.h>
+
 #include "test_util.h"
+
+#ifndef ARB_TEST_DATA
+#define ARB_TEST_DATA "tests/data"
+#endif
 
 static arb_status read_fen(const char *fen, uint32_t accept, arb_fen_report *rep) {
   arb_position p;
@@ -380,4 +386,34 @@ Test(san, round_trips_random_games) {
       arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);
     }
   }
+}
+
+/* Chess960 FENs (tests/data/perft/chess960.epd) round-trip in both castling notations, and
+ * keep their move lists. */
+Test(fen, chess960_round_trips) {
+  FILE *f = fopen(ARB_TEST_DATA "/perft/chess960.epd", "r");
+  cr_assert_not_null(f);
+  char line[512];
+  int n = 0;
+  while (fgets(line, sizeof line, f)) {
+    char *semi = strchr(line, ';');
+    if (semi) *semi = '\0';
+    arb_position p;
+    arb_fen_report rep;
+    cr_assert_eq(arb_fen_read(&p, line, 0, &rep), ARB_OK, "%s: %s", line, rep.message);
+    for (unsigned flags = 0; flags <= ARB_FEN_OUT_SHREDDER; flags += ARB_FEN_OUT_SHREDDER) {
+      char out[ARB_FEN_MAX], again[ARB_FEN_MAX];
+      arb_fen_write(&p, out, sizeof out, flags);
+      arb_position q;
+      cr_assert_eq(arb_fen_read(&q, out, ARB_FEN_READ_CHESS960, &rep), ARB_OK, "%s", out);
+      cr_assert_eq(q.castling_rooks, p.castling_rooks, "%s: castling rights", out);
+      cr_assert_eq(q.key, p.key, "%s: key", out);
+      arb_fen_write(&q, again, sizeof again, flags);
+      cr_assert_str_eq(again, out);
+      cr_assert_eq(arb_perft(&q, 2), arb_perft(&p, 2), "%s", out);
+    }
+    n++;
+  }
+  fclose(f);
+  cr_assert_eq(n, 120);
 }
