@@ -30,4 +30,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
   } while (0)
 #define FUZZ_CHECK(cond) FUZZ_CHECK_CTX(cond, "")
 
+struct arb_position;
+
+/* The layout of the move targets: line 1 a FEN (the start position when it does not read, every
+ * non-fatal problem accepted), then one move per line.  Sets *pos and returns where the move
+ * lines begin, or NULL when there are none. */
+const char *fuzz_start_position(const uint8_t *data, size_t size, struct arb_position *pos);
+
+/* The next line from *p (not past end): sets *len, advances *p past its newline; NULL at the end
+ * or after max lines. */
+const char *fuzz_next_line(const char **p, const char *end, size_t *len, int *count, int max);
+
 #endif

@@ -52,19 +52,11 @@ static arb_move check_result(const arb_position *pos, const arb_move *legal, int
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const unsigned flag_sets[4] = {0u, ARB_SAN_STRICT, ARB_SAN_ALLOW_NULL,
                                         ARB_SAN_STRICT | ARB_SAN_ALLOW_NULL};
-  const char *text = (const char *)data;
-  const char *nl = memchr(text, '\n', size);
-  size_t fen_len = nl ? (size_t)(nl - text) : size;
-
   arb_position pos;
-  if (arb_fen_read_n(&pos, text, fen_len, ARB_FEN_PROBLEMS_ALL, NULL) != ARB_OK)
-    arb_position_startpos(&pos);
-  if (!nl) return 0;
-
-  const char *p = nl + 1, *end = text + size;
-  for (int line = 0; line < MAX_LINES && p <= end; line++) {
-    const char *eol = memchr(p, '\n', (size_t)(end - p));
-    size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
+  const char *next = fuzz_start_position(data, size, &pos), *end = (const char *)data + size, *p;
+  size_t len;
+  int count = 0;
+  while ((p = fuzz_next_line(&next, end, &len, &count, MAX_LINES))) {
     char fen[ARB_FEN_MAX], ctx[ARB_FEN_MAX + 48];
     arb_fen_write(&pos, fen, sizeof fen, 0);
     snprintf(ctx, sizeof ctx, "%s | %.*s", fen, (int)(len < 40 ? len : 40), p);
@@ -97,8 +89,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       arb_undo undo;
       arb_make_move(&pos, play, &undo);
     }
-    if (!eol) break;
-    p = eol + 1;
   }
   return 0;
 }

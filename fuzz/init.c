@@ -1,8 +1,10 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * init.c: the libFuzzer initialiser shared by every target: build the tables once, before any
- * input (and before replay.c forks its children).
+ * init.c: what every target shares: the libFuzzer initialiser (the tables are built once,
+ * before any input and before replay.c forks its children) and the input layout helpers.
  */
+#include <string.h>
+
 #include "arbiter/arbiter.h"
 #include "fuzz.h"
 
@@ -11,4 +13,22 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argv;
   arb_init();
   return 0;
+}
+
+const char *fuzz_start_position(const uint8_t *data, size_t size, arb_position *pos) {
+  const char *text = (const char *)data;
+  const char *nl = memchr(text, '\n', size);
+  size_t fen_len = nl ? (size_t)(nl - text) : size;
+  if (arb_fen_read_n(pos, text, fen_len, ARB_FEN_PROBLEMS_ALL, NULL) != ARB_OK)
+    arb_position_startpos(pos);
+  return nl ? nl + 1 : NULL;
+}
+
+const char *fuzz_next_line(const char **p, const char *end, size_t *len, int *count, int max) {
+  if (!*p || *p > end || *count >= max) return NULL;
+  const char *line = *p, *eol = memchr(line, '\n', (size_t)(end - line));
+  *len = eol ? (size_t)(eol - line) : (size_t)(end - line);
+  *p = eol ? eol + 1 : end + 1;
+  (*count)++;
+  return line;
 }

@@ -72,18 +72,6 @@ arb_status arb_position_chess960(arb_position *pos, int number) {
   return ARB_OK;
 }
 
-/* Key change for losing the castling rights of the rooks in `lost` (kings not yet moved). */
-static uint64_t castling_key_delta(const arb_position *p, arb_bitboard lost) {
-  uint64_t k = 0;
-  while (lost) {
-    arb_square r = arb__pop_lsb(&lost);
-    int c = r >= 56 ? ARB_BLACK : ARB_WHITE;
-    int queenside = ARB_FILE_OF(r) < ARB_FILE_OF(arb__king_sq(p, c));
-    k ^= arb__polyglot_random[768 + 2 * c + queenside];
-  }
-  return k;
-}
-
 void arb_make_move(arb_position *p, arb_move m, arb_undo *u) {
   const int us = p->turn, them = us ^ 1;
   uint64_t k = p->key ^ ARB_ZOB_TURN;
@@ -112,7 +100,8 @@ void arb_make_move(arb_position *p, arb_move m, arb_undo *u) {
     if (type == ARB_KING) touched |= ARB_RANK_BB(us == ARB_WHITE ? 0 : 7);
     arb_bitboard lost = p->castling_rooks & touched;
     if (lost) {
-      k ^= castling_key_delta(p, lost);
+      for (arb_bitboard b = lost; b;)
+        k ^= arb__zob_castle_rook(p, arb__pop_lsb(&b));
       p->castling_rooks ^= lost;
     }
   }

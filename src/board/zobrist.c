@@ -10,16 +10,9 @@ ARB_HIDDEN const uint64_t arb__polyglot_random[781] = {
 
 uint64_t arb__zob_castling(const arb_position *pos) {
   uint64_t k = 0;
-  for (int c = 0; c < 2; c++) {
-    arb_bitboard rooks = pos->castling_rooks & pos->by_color[c];
-    if (!rooks) continue;
-    arb_square ksq = arb__king_sq(pos, c);
-    while (rooks) {
-      arb_square r = arb__pop_lsb(&rooks);
-      int queenside = ARB_FILE_OF(r) < ARB_FILE_OF(ksq);
-      k ^= arb__polyglot_random[768 + 2 * c + queenside];
-    }
-  }
+  arb_bitboard rooks = pos->castling_rooks;
+  while (rooks)
+    k ^= arb__zob_castle_rook(pos, arb__pop_lsb(&rooks));
   return k;
 }
 
