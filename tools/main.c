@@ -15,6 +15,7 @@ static void usage(FILE *out) {
                "  query    JSON lines in, facts about each position out\n"
                "  referee  game events in (moves, offers, claims, resignation), decisions out\n"
                "  dead     positions in, dead-position and can-each-side-mate verdicts out\n"
+               "  pgn      check, convert and filter PGN files, replaying every game\n"
                "  demo     a short demonstration of the library\n"
                "  version  print the version\n"
                "\n"
@@ -93,6 +94,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "query")) return arb_cmd_query(argc - 1, argv + 1);
   if (!strcmp(cmd, "referee")) return arb_cmd_referee(argc - 1, argv + 1);
   if (!strcmp(cmd, "dead")) return arb_cmd_dead(argc - 1, argv + 1);
+  if (!strcmp(cmd, "pgn")) return arb_cmd_pgn(argc, argv);
   if (!strcmp(cmd, "demo")) return cmd_demo();
   fprintf(stderr, "arbiter: unknown command '%s'\n", cmd);
   usage(stderr);

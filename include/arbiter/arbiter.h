@@ -7,6 +7,7 @@
  *   status.h   check, mate, stalemate, insufficient material, dead position
  *   game.h     a game: history, repetitions, endings, offers, claims, rule sets
  *   clock.h    time controls, the clock, flag-fall verdicts, PGN clock comments
+ *   pgn.h      PGN: streaming reader with full replay, export-format writer
  */
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
@@ -15,6 +16,7 @@
 #include "arbiter/common.h"
 #include "arbiter/game.h"
 #include "arbiter/notation.h"
+#include "arbiter/pgn.h"
 #include "arbiter/position.h"
 #include "arbiter/status.h"
 

@@ -15,6 +15,7 @@
 
 #include "arbiter/game.h"
 #include "board/zobrist.h"
+#include "game/ending.h"
 #include "notation/text.h"
 
 typedef struct ply_rec {
@@ -102,27 +103,10 @@ static void set_outcome(arb_game *g, arb_result r, arb_termination t, int automa
 /* The automatic endings, in the order of R21, for the current position, whose check and
  * mobility (has a legal move) the caller knows. */
 static void evaluate(arb_game *g, int check, int mobile) {
-  const arb_position *p = cur(g);
-  const ply_rec *rec = &g->plies[g->n];
-  if (!mobile) {
-    if (check)
-      set_outcome(g, p->turn == ARB_WHITE ? ARB_RESULT_BLACK_WINS : ARB_RESULT_WHITE_WINS,
-                  ARB_TERM_CHECKMATE, 1, -1);
-    else
-      set_outcome(g, ARB_RESULT_DRAW, ARB_TERM_STALEMATE, 1, -1);
-  } else if (arb_is_insufficient_material(p)) {
-    set_outcome(g, ARB_RESULT_DRAW, ARB_TERM_INSUFFICIENT_MATERIAL, 1, -1);
-  } else if (g->rules->auto_dead_position && arb_is_dead_position(p)) {
-    set_outcome(g, ARB_RESULT_DRAW, ARB_TERM_DEAD_POSITION, 1, -1);
-  } else if (g->rules->auto_fivefold && rec->reps >= 5) {
-    set_outcome(g, ARB_RESULT_DRAW, ARB_TERM_FIVEFOLD_REPETITION, 1, -1);
-  } else if (g->rules->auto_seventyfive && p->halfmove_clock >= 150) {
-    set_outcome(g, ARB_RESULT_DRAW, ARB_TERM_SEVENTYFIVE_MOVES, 1, -1);
-  } else if (g->rules->auto_threefold && rec->reps >= 3) {
-    set_outcome(g, ARB_RESULT_DRAW, ARB_TERM_THREEFOLD_REPETITION, 1, -1);
-  } else if (g->rules->auto_fifty && p->halfmove_clock >= 100) {
-    set_outcome(g, ARB_RESULT_DRAW, ARB_TERM_FIFTY_MOVES, 1, -1);
-  }
+  arb_result result;
+  arb_termination t =
+      arb__automatic_ending(g->rules, cur(g), check, mobile, g->plies[g->n].reps, &result);
+  if (t != ARB_TERM_NONE) set_outcome(g, result, t, 1, -1);
 }
 
 arb_game *arb_game_new(const arb_position *start, arb_ruleset rules) {

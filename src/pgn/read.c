@@ -1,0 +1,1137 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * read.c: the streaming PGN reader.  Bytes are fed into a buffer; complete tokens are cut from
+ * it and go through a small state machine (between games, tag section, movetext, skipping), which
+ * replays the moves of the main line and of every variation.  A token that the chunk's end cuts
+ * waits in the buffer; nothing else is kept between tokens except the open lines' positions.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arbiter/pgn.h"
+#include "board/zobrist.h"
+#include "game/ending.h"
+
+enum { ST_BETWEEN, ST_HEADER, ST_MOVES, ST_SKIP };
+#define KEY_RING 256 /* main-line keys kept for repetitions (the 75-move rule stops at 150) */
+#define MAX_GAME_ERRORS 64
+
+/* One open line of play: the main line (stack[0]) or a variation. */
+typedef struct line_state {
+  arb_position pos;  /* the position reached */
+  arb_position prev; /* the position before the last move (a variation starts from it) */
+  int ply;           /* plies from the game's start to pos */
+  uint8_t has_prev;  /* a move has been played in this line */
+  uint8_t dead;      /* an error stopped this line: its remaining moves are skipped */
+} line_state;
+
+struct arb_pgn_reader {
+  arb_pgn_options opt;
+  arb_pgn_visitor v;
+  const arb_rules *rules;
+
+  /* Input buffer: unread bytes are buf[head, tail). */
+  char *buf;
+  size_t cap, head, tail;
+  uint64_t base;           /* absolute offset of buf[0] */
+  uint64_t line;           /* line of buf[head] */
+  uint64_t line_start;     /* absolute offset where that line starts */
+  int newlines;            /* newlines since the last token (2 or more: a blank line) */
+  uint8_t bom_checked;     /* the stream's first bytes were checked for a byte order mark */
+  uint8_t discard_comment; /* inside an over-long comment, dropping bytes up to the '}' */
+
+  /* The game being read. */
+  int state;
+  uint64_t game, game_line;
+  int game_errors, game_warnings;
+  uint8_t user_skip; /* a callback asked to skip the rest of the game */
+  uint8_t str_seen;  /* Seven Tag Roster tags seen in this header (bit per tag) */
+  uint8_t has_fen, has_setup, setup_one, chess960, skipped, after_move, expect_number;
+  uint32_t number_seen; /* last move number read (strict mode compares it) */
+  char fen[128];
+  char variant[48];
+  char termination[32];
+  int has_tag_result;
+  arb_result tag_result;
+  int has_mt_result;
+  arb_result mt_result;
+  uint8_t junk_reported;
+
+  /* Lines of play. */
+  line_state *stack;
+  int depth, stack_cap, overflow; /* overflow: variations opened beyond ARB_PGN_MAX_DEPTH */
+  arb_termination main_end;       /* how the main line ended by itself, else NONE */
+  uint8_t main_end_passed;        /* the main line went on after an automatic draw */
+  arb_result main_end_result;
+  uint64_t keys[KEY_RING]; /* repetition keys of the main line, indexed by ply */
+
+  char *scratch; /* text conversion (UTF-8, unescaping): 2 * ARB_PGN_MAX_TOKEN + 1 */
+  char msg[256];
+  arb_pgn_stats stats;
+};
+
+/* ---- small helpers ---- */
+
+static const char *const problem_names[] = {"",
+                                            "syntax",
+                                            "tag",
+                                            "fen",
+                                            "move_syntax",
+                                            "move_illegal",
+                                            "move_ambiguous",
+                                            "not_strict",
+                                            "null_move",
+                                            "move_after_end",
+                                            "variation",
+                                            "result",
+                                            "time_forfeit",
+                                            "truncated",
+                                            "limit"};
+
+const char *arb_pgn_problem_name(arb_pgn_problem p) {
+  return (unsigned)p < sizeof problem_names / sizeof *problem_names ? problem_names[p] : "";
+}
+
+static int is_ws(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Characters of a symbol token: moves, move numbers, results, "e.p.". */
+static int is_sym(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '+' || c == '#' || c == '=' || c == ':' || c == '-' || c == '/' || c == '.' ||
+         c == '@';
+}
+
+int arb_pgn_result_parse(const char *t, size_t n, arb_result *result) {
+  if (n == 3 && memcmp(t, "1-0", 3) == 0)
+    *result = ARB_RESULT_WHITE_WINS;
+  else if (n == 3 && memcmp(t, "0-1", 3) == 0)
+    *result = ARB_RESULT_BLACK_WINS;
+  else if (n == 7 && memcmp(t, "1/2-1/2", 7) == 0)
+    *result = ARB_RESULT_DRAW;
+  else if (n == 1 && t[0] == '*')
+    *result = ARB_RESULT_NONE;
+  else
+    return -1;
+  return 0;
+}
+
+static int ieq(const char *a, size_t n, const char *b) {
+  if (strlen(b) != n) return 0;
+  for (size_t i = 0; i < n; i++) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = (char)(x + 32);
+    if (x != y) return 0;
+  }
+  return 1;
+}
+
+int arb_pgn_variant_kind(const char *v, size_t n) {
+  /* Compare without case, blanks, '-' and '_': "Chess 960" = "chess960" = "Chess-960". */
+  char t[32];
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = v[i];
+    if (c == ' ' || c == '-' || c == '_' || c == '\t') continue;
+    if (k == sizeof t) return -1;
+    t[k++] = c;
+  }
+  static const char *const standard[] = {"", "standard", "fromposition", "normal", "chess"};
+  static const char *const c960[] = {"chess960", "fischerandom",       "fischerrandom",       "frc",
+                                     "960",      "fischerrandomchess", "chess960fromposition"};
+  for (size_t i = 0; i < sizeof standard / sizeof *standard; i++)
+    if (ieq(t, k, standard[i])) return 0;
+  for (size_t i = 0; i < sizeof c960 / sizeof *c960; i++)
+    if (ieq(t, k, c960[i])) return 1;
+  return -1;
+}
+
+/* ---- locations and errors ---- */
+
+static uint32_t column_of(const arb_pgn_reader *r, const char *p) {
+  uint64_t abs = r->base + (uint64_t)(p - r->buf);
+  return (uint32_t)(abs - r->line_start + 1);
+}
+
+static void report(arb_pgn_reader *r, arb_pgn_problem problem, const char *at, size_t at_len,
+                   int ply, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void vreport(arb_pgn_reader *r, int warning, arb_pgn_problem problem, const char *at,
+                    size_t at_len, int ply, const char *fmt, va_list ap) {
+  if (warning) {
+    r->stats.warnings++;
+    if (r->game_warnings++ >= MAX_GAME_ERRORS) return;
+  } else {
+    r->stats.errors++;
+    if (r->game_errors++ == 0 && r->state != ST_BETWEEN) r->stats.games_with_errors++;
+    if (r->game_errors > MAX_GAME_ERRORS) return;
+  }
+  if (!r->v.error) return;
+  vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+  arb_pgn_error e;
+  e.problem = problem;
+  e.warning = (uint8_t)warning;
+  e.where.line = r->line;
+  e.where.column = at ? column_of(r, at) : 0;
+  e.where.game = r->state == ST_BETWEEN ? r->game + 1 : r->game;
+  e.where.ply = ply;
+  e.where.depth = r->depth;
+  e.token = at;
+  e.token_len = at_len;
+  e.message = r->msg;
+  r->v.error(r->v.ctx, &e);
+}
+
+static void report(arb_pgn_reader *r, arb_pgn_problem problem, const char *at, size_t at_len,
+                   int ply, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(r, 0, problem, at, at_len, ply, fmt, ap);
+  va_end(ap);
+}
+
+static void warn(arb_pgn_reader *r, arb_pgn_problem problem, const char *at, size_t at_len, int ply,
+                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void warn(arb_pgn_reader *r, arb_pgn_problem problem, const char *at, size_t at_len, int ply,
+                 const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(r, 1, problem, at, at_len, ply, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- text: UTF-8 check, Latin-1 conversion, whitespace folding ---- */
+
+/* 1 if s[0, n) is valid UTF-8 (no overlongs, no surrogates). */
+static int valid_utf8(const unsigned char *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    unsigned c = s[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    size_t k;
+    unsigned min;
+    if (c >= 0xc2 && c <= 0xdf)
+      k = 1, min = 0x80;
+    else if (c >= 0xe0 && c <= 0xef)
+      k = 2, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+      k = 3, min = 0x10000;
+    else
+      return 0;
+    if (n - i <= k) return 0;
+    unsigned cp = c & (0x3fu >> k);
+    for (size_t j = 1; j <= k; j++) {
+      unsigned d = s[i + j];
+      if ((d & 0xc0) != 0x80) return 0;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    i += k + 1;
+  }
+  return 1;
+}
+
+/* Text as UTF-8: returned as is when valid, else converted from Latin-1 into r->scratch.
+ * Control characters other than blanks become spaces when `fold` (comments) is set, and runs of
+ * blanks then become one space, trimmed at both ends.  Returns the text and sets *len. */
+static const char *as_text(arb_pgn_reader *r, const char *s, size_t n, int fold, size_t *len) {
+  int ascii = 1, plain = 1;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 0x80) ascii = 0;
+    if (c < 0x20 || (c == ' ' && (i == 0 || i + 1 == n || s[i + 1] == ' ')) || c == 0x7f) plain = 0;
+  }
+  int utf8 = ascii || valid_utf8((const unsigned char *)s, n);
+  if (utf8 && (plain || !fold)) {
+    *len = n;
+    return s;
+  }
+  char *o = r->scratch;
+  size_t k = 0;
+  int space = 1; /* drop leading blanks */
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (fold && (c < 0x20 || c == ' ' || c == 0x7f)) {
+      if (!space) o[k++] = ' ';
+      space = 1;
+      continue;
+    }
+    space = 0;
+    if (c >= 0x80 && !utf8) {
+      o[k++] = (char)(0xc0 | (c >> 6));
+      o[k++] = (char)(0x80 | (c & 0x3f));
+    } else {
+      o[k++] = (char)c;
+    }
+  }
+  if (fold && k && o[k - 1] == ' ') k--;
+  *len = k;
+  return o;
+}
+
+/* ---- lines of play ---- */
+
+static int ensure_stack(arb_pgn_reader *r, int depth) {
+  if (depth < r->stack_cap) return 1;
+  int cap = r->stack_cap ? r->stack_cap * 2 : 8;
+  while (cap <= depth)
+    cap *= 2;
+  line_state *s = realloc(r->stack, (size_t)cap * sizeof *s);
+  if (!s) return 0;
+  r->stack = s;
+  r->stack_cap = cap;
+  return 1;
+}
+
+/* The repetition identity of p: its key, with the en passant file only when the capture is
+ * legal (FIDE 9.2.3), as the game layer counts. */
+static uint64_t rep_key(const arb_position *p) {
+  uint64_t k = p->key;
+  if (p->ep_square != ARB_NO_SQUARE && !arb_ep_legal(p)) k ^= arb__zob_ep(p->ep_square);
+  return k;
+}
+
+static int main_repetitions(const arb_pgn_reader *r, const line_state *L) {
+  uint64_t k = r->keys[L->ply % KEY_RING];
+  int back = L->pos.halfmove_clock;
+  if (back > L->ply) back = L->ply;
+  if (back >= KEY_RING) back = KEY_RING - 1;
+  int n = 1;
+  for (int d = 4; d <= back; d += 2)
+    n += r->keys[(L->ply - d) % KEY_RING] == k;
+  /* d = 2 can never repeat: the side to move changed twice but one move must be undone. */
+  return n + (back >= 2 && r->keys[(L->ply - 2) % KEY_RING] == k);
+}
+
+/* Evaluates the automatic endings of the main line's current position. */
+static void main_line_status(arb_pgn_reader *r) {
+  line_state *L = &r->stack[0];
+  r->keys[L->ply % KEY_RING] = rep_key(&L->pos);
+  int mobile = arb_has_legal_move(&L->pos);
+  int check = arb_in_check(&L->pos);
+  int reps = 1;
+  if (mobile && L->pos.halfmove_clock >= 8) reps = main_repetitions(r, L);
+  r->main_end = arb__automatic_ending(r->rules, &L->pos, check, mobile, reps, &r->main_end_result);
+}
+
+/* ---- the game's beginning and end ---- */
+
+static void reset_game(arb_pgn_reader *r) {
+  r->game_errors = 0;
+  r->game_warnings = 0;
+  r->user_skip = 0;
+  r->str_seen = 0;
+  r->has_fen = r->has_setup = r->setup_one = r->chess960 = r->skipped = 0;
+  r->after_move = 0;
+  r->expect_number = 0;
+  r->number_seen = 0;
+  r->fen[0] = r->variant[0] = r->termination[0] = '\0';
+  r->has_tag_result = r->has_mt_result = 0;
+  r->tag_result = r->mt_result = ARB_RESULT_NONE;
+  r->depth = 0;
+  r->overflow = 0;
+  r->main_end = ARB_TERM_NONE;
+  r->main_end_result = ARB_RESULT_NONE;
+  r->main_end_passed = 0;
+  r->junk_reported = 0;
+}
+
+static void begin_game(arb_pgn_reader *r) {
+  reset_game(r);
+  r->game++;
+  r->stats.games++;
+  r->game_line = r->line;
+  r->state = ST_HEADER;
+  if (r->v.begin_game && r->v.begin_game(r->v.ctx, r->game, r->line)) r->user_skip = 1;
+}
+
+static const char *const term_text[ARB_TERM_COUNT] = {"",
+                                                      "checkmate",
+                                                      "stalemate",
+                                                      "insufficient material",
+                                                      "a dead position",
+                                                      "fivefold repetition",
+                                                      "the 75-move rule",
+                                                      "threefold repetition",
+                                                      "the 50-move rule",
+                                                      "agreement",
+                                                      "resignation",
+                                                      "time forfeit"};
+
+static const char *result_text(arb_result res) { return arb_result_string(res); }
+
+/* Ends the header: sets the start position up, or decides to skip the game. */
+static void begin_moves(arb_pgn_reader *r, const char *at) {
+  r->state = ST_MOVES;
+  if (!ensure_stack(r, 0)) {
+    r->state = ST_SKIP;
+    return;
+  }
+  line_state *L = &r->stack[0];
+  L->ply = 0;
+  L->has_prev = 0;
+  L->dead = 0;
+  int kind = arb_pgn_variant_kind(r->variant, strlen(r->variant));
+  if (kind < 0) {
+    r->skipped = 1;
+    r->state = ST_SKIP;
+    r->stats.games_skipped++;
+    return;
+  }
+  if (r->has_fen) {
+    arb_fen_report rep;
+    /* "From Position" games may have any material: a position with nine queens is playable. */
+    uint32_t accept = ARB_FEN_TOO_MUCH_MATERIAL | (kind == 1 ? ARB_FEN_READ_CHESS960 : 0);
+    if (arb_fen_read(&L->pos, r->fen, accept, &rep) != ARB_OK) {
+      report(r, ARB_PGN_FEN, at, 0, 0, "bad FEN tag \"%s\": %s", r->fen, rep.message);
+      L->dead = 1;
+      r->state = ST_SKIP;
+      return;
+    }
+    if (!r->has_setup && (r->opt.flags & ARB_PGN_STRICT))
+      report(r, ARB_PGN_NOT_STRICT, at, 0, 0, "FEN tag without SetUp \"1\"");
+  } else {
+    if (kind == 1) {
+      report(r, ARB_PGN_FEN, at, 0, 0, "a Chess960 game needs a FEN tag");
+      L->dead = 1;
+      r->state = ST_SKIP;
+      return;
+    }
+    arb_position_startpos(&L->pos);
+  }
+  r->chess960 = L->pos.chess960;
+  if (r->opt.flags & ARB_PGN_NO_REPLAY) return;
+  main_line_status(r);
+  if (r->v.begin_moves && r->v.begin_moves(r->v.ctx, &L->pos)) r->user_skip = 1;
+}
+
+/* Could `winner` (who won on time) checkmate by some sequence of legal moves?  Only a proof of
+ * the contrary (material, locked walls: arb_cannot_mate, the test flag fall uses) counts. */
+static int could_mate(const arb_position *p, arb_color winner) {
+  return !arb_cannot_mate(p, winner);
+}
+
+static void end_game(arb_pgn_reader *r, const char *at) {
+  if (r->state == ST_HEADER) begin_moves(r, at);
+  while (r->depth > 0 || r->overflow > 0) {
+    report(r, ARB_PGN_VARIATION, at, 0, 0, "unclosed variation");
+    if (r->overflow)
+      r->overflow--;
+    else
+      r->depth--;
+  }
+  const line_state *L = r->stack_cap ? &r->stack[0] : NULL;
+  int replayed = !r->skipped && L && !(r->opt.flags & ARB_PGN_NO_REPLAY) && r->state != ST_BETWEEN;
+  int has_pos = replayed && !(r->has_fen && L->dead && L->ply == 0 && r->game_errors);
+  if (!r->skipped && !(r->opt.flags & ARB_PGN_NO_RESULT_CHECK)) {
+    if (!r->has_mt_result)
+      report(r, ARB_PGN_RESULT, at, 0, 0, "no termination marker (1-0, 0-1, 1/2-1/2 or *)");
+    else if (r->has_tag_result && r->tag_result != r->mt_result)
+      report(r, ARB_PGN_RESULT, at, 0, 0, "the Result tag says %s but the movetext ends with %s",
+             result_text(r->tag_result), result_text(r->mt_result));
+    if (!r->has_tag_result && (r->opt.flags & ARB_PGN_STRICT))
+      report(r, ARB_PGN_NOT_STRICT, at, 0, 0, "no Result tag");
+    arb_result claimed = r->has_mt_result ? r->mt_result : r->tag_result;
+    if (has_pos && !L->dead && (r->has_mt_result || r->has_tag_result)) {
+      if (r->main_end != ARB_TERM_NONE && claimed != r->main_end_result) {
+        int hard = r->main_end <= ARB_TERM_DEAD_POSITION;
+        if (hard)
+          report(r, ARB_PGN_RESULT, at, 0, L->ply, "the game ended by %s (%s) but is scored %s",
+                 term_text[r->main_end], result_text(r->main_end_result), result_text(claimed));
+        else if (!r->main_end_passed)
+          warn(r, ARB_PGN_RESULT, at, 0, L->ply,
+               "the game ended by %s (%s) under the %s rules but is scored %s",
+               term_text[r->main_end], result_text(r->main_end_result), r->rules->name,
+               result_text(claimed));
+      } else if (r->main_end == ARB_TERM_NONE &&
+                 (claimed == ARB_RESULT_WHITE_WINS || claimed == ARB_RESULT_BLACK_WINS) &&
+                 ieq(r->termination, strlen(r->termination), "time forfeit")) {
+        arb_color winner = claimed == ARB_RESULT_WHITE_WINS ? ARB_WHITE : ARB_BLACK;
+        if (!could_mate(&L->pos, winner))
+          report(r, ARB_PGN_TIME_FORFEIT, at, 0, L->ply,
+                 "scored %s on time, but %s could not checkmate by any sequence of legal moves: "
+                 "the result should be 1/2-1/2 (FIDE 6.9)",
+                 result_text(claimed), winner == ARB_WHITE ? "White" : "Black");
+      }
+    }
+  }
+  if (r->v.end_game) {
+    arb_pgn_game_end e;
+    memset(&e, 0, sizeof e);
+    e.game = r->game;
+    e.first_line = r->game_line;
+    e.tag_result = r->tag_result;
+    e.has_tag_result = (uint8_t)r->has_tag_result;
+    e.movetext_result = r->mt_result;
+    e.has_movetext_result = (uint8_t)r->has_mt_result;
+    if (has_pos) {
+      e.final_position = &L->pos;
+      e.plies = L->ply;
+      if (r->main_end != ARB_TERM_NONE) {
+        e.final_outcome.result = r->main_end_result;
+        e.final_outcome.termination = r->main_end;
+        e.final_outcome.automatic = 1;
+        e.final_outcome.by = -1;
+      }
+    }
+    e.errors = r->game_errors;
+    e.warnings = r->game_warnings;
+    e.skipped = r->skipped;
+    e.chess960 = r->chess960;
+    e.variant = r->variant;
+    r->v.end_game(r->v.ctx, &e);
+  }
+  r->state = ST_BETWEEN;
+  r->depth = 0;
+  r->game_errors = 0;
+  r->junk_reported = 0;
+}
+
+/* ---- tokens ---- */
+
+static void copy_tag(char *dst, size_t size, const char *v, size_t n) {
+  if (n >= size) n = size - 1;
+  memcpy(dst, v, n);
+  dst[n] = '\0';
+}
+
+static const char *const str_names[7] = {"Event", "Site",  "Date",  "Round",
+                                         "White", "Black", "Result"};
+
+/* A tag pair token t[0, n): '[' name '"' value '"' ']' with blanks allowed between. */
+static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
+  size_t i = 1;
+  while (i < n && is_ws((unsigned char)t[i]))
+    i++;
+  size_t name_b = i;
+  while (i < n && (is_sym((unsigned char)t[i]) && t[i] != '.'))
+    i++;
+  size_t name_e = i;
+  if (name_e == name_b) {
+    report(r, ARB_PGN_TAG, t, n, 0, "tag without a name");
+    return;
+  }
+  if ((r->opt.flags & ARB_PGN_STRICT) && !(t[name_b] >= 'A' && t[name_b] <= 'Z'))
+    report(r, ARB_PGN_NOT_STRICT, t + name_b, name_e - name_b, 0,
+           "tag names start with an upper-case letter");
+  while (i < n && is_ws((unsigned char)t[i]))
+    i++;
+  if (i >= n || t[i] != '"') {
+    report(r, ARB_PGN_TAG, t + i, 1, 0, "tag %.*s has no quoted value", (int)(name_e - name_b),
+           t + name_b);
+    return;
+  }
+  i++;
+  /* Unescape \" and \\ into the scratch buffer's upper half (a backslash before anything else
+   * is kept: "Analysis\ Analyse"). */
+  char *val = r->scratch + ARB_PGN_MAX_TOKEN;
+  size_t k = 0;
+  int closed = 0;
+  for (; i < n; i++) {
+    char c = t[i];
+    if (c == '\\' && i + 1 < n && (t[i + 1] == '"' || t[i + 1] == '\\')) {
+      val[k++] = t[++i];
+      continue;
+    }
+    if (c == '"') {
+      closed = 1;
+      i++;
+      break;
+    }
+    if (c == '\n' || c == '\r') break;
+    val[k++] = c;
+  }
+  if (!closed) {
+    report(r, ARB_PGN_TAG, t, n, 0, "tag %.*s: unterminated string", (int)(name_e - name_b),
+           t + name_b);
+    return;
+  }
+  while (i < n && is_ws((unsigned char)t[i]))
+    i++;
+  if (i >= n || t[i] != ']')
+    report(r, ARB_PGN_TAG, t + (i < n ? i : n - 1), 1, 0, "tag %.*s: missing ']'",
+           (int)(name_e - name_b), t + name_b);
+  /* Convert to UTF-8: the value must leave the scratch's upper half alone. */
+  size_t vlen;
+  char *value;
+  if (valid_utf8((const unsigned char *)val, k)) {
+    value = val;
+    vlen = k;
+  } else {
+    char *o = r->scratch;
+    vlen = 0;
+    for (size_t j = 0; j < k; j++) {
+      unsigned char c = (unsigned char)val[j];
+      if (c >= 0x80) {
+        o[vlen++] = (char)(0xc0 | (c >> 6));
+        o[vlen++] = (char)(0x80 | (c & 0x3f));
+      } else {
+        o[vlen++] = (char)c;
+      }
+    }
+    value = o;
+  }
+  char name[64];
+  size_t nl = name_e - name_b;
+  if (nl >= sizeof name) nl = sizeof name - 1;
+  memcpy(name, t + name_b, nl);
+  name[nl] = '\0';
+  for (int s = 0; s < 7; s++)
+    if (strcmp(name, str_names[s]) == 0) r->str_seen |= (uint8_t)(1u << s);
+  if (strcmp(name, "FEN") == 0) {
+    r->has_fen = 1;
+    copy_tag(r->fen, sizeof r->fen, value, vlen);
+  } else if (strcmp(name, "SetUp") == 0) {
+    r->has_setup = 1;
+    r->setup_one = vlen == 1 && value[0] == '1';
+  } else if (strcmp(name, "Variant") == 0) {
+    copy_tag(r->variant, sizeof r->variant, value, vlen);
+  } else if (strcmp(name, "Termination") == 0) {
+    copy_tag(r->termination, sizeof r->termination, value, vlen);
+  } else if (strcmp(name, "Result") == 0) {
+    arb_result res;
+    if (arb_pgn_result_parse(value, vlen, &res) == 0) {
+      r->has_tag_result = 1;
+      r->tag_result = res;
+    } else {
+      report(r, ARB_PGN_RESULT, t, n, 0, "Result tag \"%.*s\" is not 1-0, 0-1, 1/2-1/2 or *",
+             (int)(vlen > 40 ? 40 : vlen), value);
+    }
+  }
+  /* The value is NUL-terminated for the visitor: both buffers have room for it. */
+  value[vlen] = '\0';
+  if (r->v.tag && !r->user_skip && r->v.tag(r->v.ctx, name, nl, value, vlen)) r->user_skip = 1;
+}
+
+static int user_ok(const arb_pgn_reader *r) { return !r->user_skip; }
+
+static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
+  if (!r->v.comment || r->user_skip || r->state == ST_BETWEEN) return;
+  size_t len;
+  const char *s = as_text(r, t, n, 1, &len);
+  if (r->v.comment(r->v.ctx, s, len, r->depth)) r->user_skip = 1;
+  r->expect_number = 1;
+}
+
+/* Resolves and plays one move token in the current line. */
+static void move_token(arb_pgn_reader *r, const char *t, size_t n) {
+  if (r->state == ST_SKIP || (r->opt.flags & ARB_PGN_NO_REPLAY)) return;
+  if (r->overflow || (r->depth > 0 && (r->opt.flags & ARB_PGN_NO_VARIATIONS))) return;
+  line_state *L = &r->stack[r->depth];
+  if (L->dead) return;
+  int ply = L->ply + 1;
+  if (r->depth == 0 && r->main_end != ARB_TERM_NONE) {
+    if (r->main_end == ARB_TERM_CHECKMATE || r->main_end == ARB_TERM_STALEMATE ||
+        r->main_end == ARB_TERM_INSUFFICIENT_MATERIAL || r->main_end == ARB_TERM_DEAD_POSITION) {
+      report(r, ARB_PGN_AFTER_END, t, n, ply, "move %.*s after the game ended by %s", (int)n, t,
+             term_text[r->main_end]);
+      L->dead = 1;
+      return;
+    }
+    /* Repetition and move-count endings are recent rules (fivefold and 75 moves: FIDE 2014):
+     * older games rightly played on.  Say so once, and go on. */
+    if (!r->main_end_passed)
+      warn(r, ARB_PGN_AFTER_END, t, n, ply,
+           "move %.*s played after the game was drawn by %s under the %s rules", (int)n, t,
+           term_text[r->main_end], r->rules->name);
+    r->main_end = ARB_TERM_NONE;
+    r->main_end_passed = 1;
+  }
+  unsigned strict = r->opt.flags & ARB_PGN_STRICT;
+  unsigned sflags = (r->opt.flags & ARB_PGN_ALLOW_NULL) ? ARB_SAN_ALLOW_NULL : 0;
+  arb_move m = ARB_MOVE_NONE;
+  arb_san_error err;
+  arb_status st = arb_san_read(&L->pos, t, n, sflags | (strict ? ARB_SAN_STRICT : 0), &m, &err);
+  if (st != ARB_OK && strict) {
+    /* Strict reading failed: a lenient reading that succeeds still fixes the move. */
+    arb_san_error lerr;
+    if (arb_san_read(&L->pos, t, n, sflags, &m, &lerr) == ARB_OK) {
+      report(r, ARB_PGN_NOT_STRICT, t, n, ply, "%.*s: %s", (int)n, t, err.message);
+      st = ARB_OK;
+    } else {
+      err = lerr;
+      st = lerr.code;
+    }
+  }
+  if (st != ARB_OK) {
+    arb_pgn_problem p = st == ARB_ERR_MOVE_ILLEGAL     ? ARB_PGN_MOVE_ILLEGAL
+                        : st == ARB_ERR_MOVE_AMBIGUOUS ? ARB_PGN_MOVE_AMBIGUOUS
+                        : st == ARB_ERR_NULL_MOVE      ? ARB_PGN_NULL_MOVE
+                                                       : ARB_PGN_MOVE_SYNTAX;
+    const char *side = L->pos.turn == ARB_WHITE ? "" : "..";
+    if (p == ARB_PGN_MOVE_ILLEGAL && !arb_has_legal_move(&L->pos))
+      report(r, ARB_PGN_AFTER_END, t, n, ply, "%u.%s %.*s: no move is possible after %s",
+             (unsigned)L->pos.fullmove_number, side, (int)n, t,
+             arb_in_check(&L->pos) ? "checkmate" : "stalemate");
+    else
+      report(r, p, t, n, ply, "%u.%s %.*s: %s", (unsigned)L->pos.fullmove_number, side, (int)n, t,
+             err.message);
+    L->dead = 1;
+    return;
+  }
+  if (strict && r->depth == 0) {
+    if (L->pos.turn == ARB_WHITE && !r->number_seen)
+      report(r, ARB_PGN_NOT_STRICT, t, n, ply, "White's move %.*s has no move number", (int)n, t);
+    else if (r->number_seen && r->number_seen != L->pos.fullmove_number)
+      report(r, ARB_PGN_NOT_STRICT, t, n, ply, "move number %u where %u is due",
+             (unsigned)r->number_seen, (unsigned)L->pos.fullmove_number);
+  }
+  r->number_seen = 0;
+  L->prev = L->pos;
+  L->has_prev = 1;
+  arb_undo u;
+  arb_make_move(&L->pos, m, &u);
+  L->ply = ply;
+  r->after_move = 1;
+  if (r->depth == 0) {
+    r->stats.plies++;
+    main_line_status(r);
+  }
+  if (r->v.move && user_ok(r)) {
+    arb_pgn_move pm;
+    pm.move = m;
+    pm.san = t;
+    pm.san_len = n;
+    pm.before = &L->prev;
+    pm.after = &L->pos;
+    pm.ply = ply;
+    pm.depth = r->depth;
+    if (r->v.move(r->v.ctx, &pm)) r->user_skip = 1;
+  }
+}
+
+static void open_variation(arb_pgn_reader *r, const char *t) {
+  r->after_move = 0;
+  int replay = !(r->opt.flags & ARB_PGN_NO_REPLAY) && r->state == ST_MOVES;
+  if (r->overflow || r->depth >= ARB_PGN_MAX_DEPTH) {
+    if (!r->overflow)
+      report(r, ARB_PGN_LIMIT, t, 1, 0, "variations nested deeper than %d are not replayed",
+             ARB_PGN_MAX_DEPTH);
+    r->overflow++;
+    return;
+  }
+  if (!ensure_stack(r, r->depth + 1)) {
+    r->overflow++;
+    return;
+  }
+  line_state *P = &r->stack[r->depth];
+  line_state *V = &r->stack[r->depth + 1];
+  r->depth++;
+  V->dead = 1;
+  V->has_prev = 0;
+  V->ply = P->ply;
+  if (replay && !(r->opt.flags & ARB_PGN_NO_VARIATIONS)) {
+    if (!P->has_prev) {
+      if (!P->dead) report(r, ARB_PGN_VARIATION, t, 1, 0, "a variation before the first move");
+    } else if (!P->dead) {
+      /* The variation replaces the line's last move.  (In a dead line the last move written was
+       * not understood, so its alternatives cannot be placed either.) */
+      V->pos = P->prev;
+      V->ply = P->ply - 1;
+      V->dead = 0;
+    }
+  }
+  if (r->v.begin_variation && user_ok(r) && r->v.begin_variation(r->v.ctx, r->depth))
+    r->user_skip = 1;
+  r->expect_number = 1;
+}
+
+static void close_variation(arb_pgn_reader *r, const char *t) {
+  r->after_move = 0;
+  if (r->overflow) {
+    r->overflow--;
+    return;
+  }
+  if (r->depth == 0) {
+    report(r, ARB_PGN_VARIATION, t, 1, 0, "')' without an open variation");
+    return;
+  }
+  if (r->v.end_variation && user_ok(r) && r->v.end_variation(r->v.ctx, r->depth)) r->user_skip = 1;
+  r->depth--;
+  r->expect_number = 1;
+}
+
+static void nag_token(arb_pgn_reader *r, const char *t, size_t n) {
+  int v = 0;
+  if (t[0] == '$') {
+    if (n == 1 || n > 4) {
+      report(r, ARB_PGN_SYNTAX, t, n, 0, "bad NAG %.*s (NAGs are $0 to $255)", (int)(n > 8 ? 8 : n),
+             t);
+      return;
+    }
+    for (size_t i = 1; i < n; i++)
+      v = v * 10 + (t[i] - '0');
+    if (v > 255) {
+      report(r, ARB_PGN_SYNTAX, t, n, 0, "NAG %.*s out of range (0 to 255)", (int)n, t);
+      return;
+    }
+  } else {
+    static const char *const marks[] = {"!", "?", "!!", "??", "!?", "?!"};
+    for (int i = 0; i < 6; i++)
+      if (strlen(marks[i]) == n && memcmp(marks[i], t, n) == 0) v = i + 1;
+    if (!v) {
+      report(r, ARB_PGN_SYNTAX, t, n, 0, "unknown annotation %.*s", (int)(n > 8 ? 8 : n), t);
+      return;
+    }
+  }
+  if (r->v.nag && user_ok(r) && r->state == ST_MOVES && r->v.nag(r->v.ctx, v, r->depth))
+    r->user_skip = 1;
+}
+
+static void result_token(arb_pgn_reader *r, const char *t, size_t n, arb_result res) {
+  if (r->depth > 0 || r->overflow) {
+    /* A result inside a variation says how that line ends: not the game's end. */
+    return;
+  }
+  (void)t;
+  (void)n;
+  r->has_mt_result = 1;
+  r->mt_result = res;
+  end_game(r, t);
+}
+
+/* A symbol token in movetext: move number, result, move, or "e.p.". */
+static void symbol_token(arb_pgn_reader *r, const char *t, size_t n) {
+  arb_result res;
+  if (arb_pgn_result_parse(t, n, &res) == 0) {
+    result_token(r, t, n, res);
+    return;
+  }
+  if (t[0] >= '0' && t[0] <= '9' && !(n >= 3 && memcmp(t, "0-0", 3) == 0) &&
+      !(n == 4 && memcmp(t, "0000", 4) == 0)) {
+    size_t i = 0;
+    uint32_t num = 0;
+    while (i < n && t[i] >= '0' && t[i] <= '9') {
+      if (num < 100000000u) num = num * 10 + (uint32_t)(t[i] - '0');
+      i++;
+    }
+    if (i == n || t[i] == '.') {
+      r->number_seen = num ? num : 1;
+      r->after_move = 0;
+      return; /* the caller continues after the dots */
+    }
+  }
+  if (t[0] == '.') return; /* "..." between a number and Black's move */
+  if (r->after_move &&
+      ((n == 4 && memcmp(t, "e.p.", 4) == 0) || (n == 2 && memcmp(t, "ep", 2) == 0))) {
+    if (r->opt.flags & ARB_PGN_STRICT)
+      report(r, ARB_PGN_NOT_STRICT, t, n, r->stack[r->depth].ply, "\"%.*s\" is not part of SAN",
+             (int)n, t);
+    return;
+  }
+  move_token(r, t, n);
+}
+
+/* ---- the tokenizer ---- */
+
+/* Length of the token starting at p, or 0 when more input is needed to know it.  Sets *kind:
+ * '[' tag, '{' comment, ';' line comment, '%' escape line, '(' ')' '$' '!' '*', 's' symbol,
+ * 'j' junk. */
+static size_t token_at(arb_pgn_reader *r, const char *p, const char *end, int final, int *kind) {
+  unsigned char c = (unsigned char)*p;
+  const char *q;
+  switch (c) {
+  case '[': {
+    /* Up to ']' outside quotes, or to the end of the line for a broken tag. */
+    *kind = '[';
+    int quoted = 0;
+    for (q = p + 1; q < end; q++) {
+      if (quoted) {
+        if (*q == '\\' && q + 1 < end && (q[1] == '"' || q[1] == '\\'))
+          q++;
+        else if (*q == '"')
+          quoted = 0;
+        else if (*q == '\n')
+          return (size_t)(q - p);
+      } else if (*q == '"') {
+        quoted = 1;
+      } else if (*q == ']') {
+        return (size_t)(q + 1 - p);
+      } else if (*q == '\n') {
+        return (size_t)(q - p);
+      }
+    }
+    return final ? (size_t)(end - p) : 0;
+  }
+  case '{':
+    *kind = '{';
+    q = memchr(p + 1, '}', (size_t)(end - p - 1));
+    if (q) return (size_t)(q + 1 - p);
+    return final || end - p > (long)ARB_PGN_MAX_TOKEN ? (size_t)(end - p) : 0;
+  case ';':
+  case '%':
+    *kind = c;
+    q = memchr(p, '\n', (size_t)(end - p));
+    if (q) return (size_t)(q - p);
+    return final || end - p > (long)ARB_PGN_MAX_TOKEN ? (size_t)(end - p) : 0;
+  case '(':
+  case ')':
+  case '*': *kind = c; return 1;
+  case '$':
+    *kind = '$';
+    for (q = p + 1; q < end && *q >= '0' && *q <= '9'; q++)
+      ;
+    if (q == end && !final) return 0;
+    return (size_t)(q - p);
+  case '!':
+  case '?':
+    *kind = '!';
+    for (q = p + 1; q < end && (*q == '!' || *q == '?'); q++)
+      ;
+    if (q == end && !final) return 0;
+    return (size_t)(q - p);
+  default: break;
+  }
+  if (is_sym(c)) {
+    *kind = 's';
+    for (q = p + 1; q < end && is_sym((unsigned char)*q); q++)
+      ;
+    if (q == end && !final) return 0;
+    /* "a8(Q)": a promotion in parentheses belongs to the move. */
+    if (end - q >= 3 && q[0] == '(' && q[2] == ')' && strchr("QRBNqrbn", q[1]) && q[1])
+      q += 3;
+    else if (end - q < 3 && q < end && q[0] == '(' && !final)
+      return 0;
+    return (size_t)(q - p);
+  }
+  /* Junk: up to the next blank or a character that starts a real token. */
+  *kind = 'j';
+  for (q = p + 1; q < end; q++) {
+    unsigned char d = (unsigned char)*q;
+    if (d == ' ' || d == '\n' || d == '\t' || d == '\r' || d == '[' || d == '{' || d == '(' ||
+        d == ')')
+      break;
+  }
+  if (q == end && !final) return 0;
+  (void)r;
+  return (size_t)(q - p);
+}
+
+/* Counts the newlines inside a token (tags and comments may span lines). */
+static void advance_lines(arb_pgn_reader *r, const char *p, size_t n) {
+  const char *q = p, *e = p + n;
+  while ((q = memchr(q, '\n', (size_t)(e - q))) != NULL) {
+    r->line++;
+    q++;
+    r->line_start = r->base + (uint64_t)(q - r->buf);
+  }
+}
+
+/* Processes one complete token. */
+static void process_token(arb_pgn_reader *r, const char *t, size_t n, int kind, int blank_before) {
+  int at_line_start = r->base + (uint64_t)(t - r->buf) == r->line_start;
+  if (kind == '%' && at_line_start) return; /* escape line: ignored */
+  if (kind == '[') {
+    if (r->state == ST_HEADER && blank_before) {
+      /* After a blank line, a Seven Tag Roster tag seen already starts the next game (a game
+       * with tags and no movetext). */
+      for (int s = 0; s < 7; s++) {
+        size_t len = strlen(str_names[s]);
+        if ((r->str_seen & (1u << s)) && n > len + 1 && memcmp(t + 1, str_names[s], len) == 0 &&
+            !is_sym((unsigned char)t[1 + len])) {
+          end_game(r, t);
+          break;
+        }
+      }
+    }
+    if (r->state == ST_MOVES || r->state == ST_SKIP) end_game(r, t);
+    if (r->state == ST_BETWEEN) begin_game(r);
+    tag_token(r, t, n);
+    return;
+  }
+  if (r->state == ST_BETWEEN) {
+    if (kind == '{' || kind == ';' || kind == '%') return; /* text between games */
+    if (kind == 'j' || kind == ')' || kind == '$' || kind == '!') {
+      if (!r->junk_reported) report(r, ARB_PGN_SYNTAX, t, n, 0, "unexpected text between games");
+      r->junk_reported = 1;
+      r->game_errors = 0;
+      return;
+    }
+    /* Movetext without tags: a game of its own. */
+    begin_game(r);
+  }
+  if (r->state == ST_HEADER) begin_moves(r, t);
+  switch (kind) {
+  case '{':
+    if (n < 2 || t[n - 1] != '}') {
+      report(r, ARB_PGN_TRUNCATED, t, 1, 0, "comment not closed before the end of the input");
+      comment_token(r, t + 1, n - 1);
+    } else {
+      comment_token(r, t + 1, n - 2);
+    }
+    break;
+  case ';': comment_token(r, t + 1, n - 1); break;
+  case '%': report(r, ARB_PGN_SYNTAX, t, 1, 0, "'%%' escape not at the start of a line"); break;
+  case '(': open_variation(r, t); break;
+  case ')': close_variation(r, t); break;
+  case '$':
+  case '!': nag_token(r, t, n); break;
+  case '*': result_token(r, t, 1, ARB_RESULT_NONE); break;
+  case 's': {
+    /* A move number glued to its move ("1.e4"): split after the dots. */
+    size_t i = 0;
+    while (i < n && t[i] >= '0' && t[i] <= '9')
+      i++;
+    if (i > 0 && i < n && t[i] == '.') {
+      symbol_token(r, t, i);
+      while (i < n && t[i] == '.')
+        i++;
+      if (i < n) symbol_token(r, t + i, n - i);
+    } else {
+      symbol_token(r, t, n);
+    }
+    break;
+  }
+  default:
+    if (r->state != ST_SKIP)
+      report(r, ARB_PGN_SYNTAX, t, n, 0, "unexpected text \"%.*s\"", (int)(n > 16 ? 16 : n), t);
+    if (r->state == ST_MOVES) r->stack[r->depth].dead = 1;
+    break;
+  }
+}
+
+/* Tokenizes buf[head, tail); at the end of the input (final) every remaining byte is used. */
+static void run(arb_pgn_reader *r, int final) {
+  char *p = r->buf + r->head, *end = r->buf + r->tail;
+  if (!r->bom_checked) {
+    if (end - p < 3 && !final) return;
+    r->bom_checked = 1;
+    if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
+  }
+  while (p < end) {
+    if (r->discard_comment) {
+      char *q = memchr(p, '}', (size_t)(end - p));
+      char *stop = q ? q + 1 : end;
+      advance_lines(r, p, (size_t)(stop - p));
+      p = stop;
+      if (q) r->discard_comment = 0;
+      continue;
+    }
+    unsigned char c = (unsigned char)*p;
+    if (c == '\n') {
+      r->line++;
+      r->newlines++;
+      p++;
+      r->line_start = r->base + (uint64_t)(p - r->buf);
+      continue;
+    }
+    if (is_ws(c) || c == '\0') {
+      p++;
+      continue;
+    }
+    /* A byte order mark between concatenated files. */
+    if (c == 0xEF && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
+      p += 3;
+      continue;
+    }
+    int kind;
+    size_t n = token_at(r, p, end, final, &kind);
+    if (n == 0) break;
+    int blank = r->newlines >= 2;
+    r->newlines = 0;
+    if ((kind == '{' || kind == ';' || kind == '%') && n > ARB_PGN_MAX_TOKEN &&
+        !(kind == '{' && p[n - 1] == '}')) {
+      report(r, ARB_PGN_LIMIT, p, 1, 0, "comment longer than %u bytes: dropped",
+             (unsigned)ARB_PGN_MAX_TOKEN);
+      advance_lines(r, p, n);
+      p += n;
+      if (kind == '{') r->discard_comment = !final;
+      continue;
+    }
+    if (kind == '[' && n > ARB_PGN_MAX_TOKEN) n = ARB_PGN_MAX_TOKEN; /* cut: reported as bad */
+    uint64_t line0 = r->line, ls0 = r->line_start;
+    process_token(r, p, n, kind, blank);
+    (void)line0;
+    (void)ls0;
+    advance_lines(r, p, n);
+    p += n;
+  }
+  r->head = (size_t)(p - r->buf);
+}
+
+/* ---- public entry points ---- */
+
+arb_pgn_reader *arb_pgn_reader_new(const arb_pgn_options *opts, const arb_pgn_visitor *visitor) {
+  arb_init();
+  arb_pgn_reader *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  if (opts) r->opt = *opts;
+  if (visitor) r->v = *visitor;
+  r->rules = arb_rules_get(r->opt.rules);
+  if (!r->rules) r->rules = arb_rules_get(ARB_RULES_FIDE);
+  r->cap = 1u << 16;
+  r->buf = malloc(r->cap);
+  r->scratch = malloc(2 * (size_t)ARB_PGN_MAX_TOKEN + 2);
+  if (!r->buf || !r->scratch || !ensure_stack(r, 0)) {
+    arb_pgn_reader_free(r);
+    return NULL;
+  }
+  r->line = r->opt.first_line ? r->opt.first_line : 1;
+  r->game = r->opt.first_game ? r->opt.first_game - 1 : 0;
+  r->state = ST_BETWEEN;
+  return r;
+}
+
+void arb_pgn_reader_free(arb_pgn_reader *r) {
+  if (!r) return;
+  free(r->buf);
+  free(r->scratch);
+  free(r->stack);
+  free(r);
+}
+
+arb_status arb_pgn_reader_feed(arb_pgn_reader *r, const void *data, size_t len) {
+  const char *d = data;
+  r->stats.bytes += len;
+  while (len > 0) {
+    /* Compact: move the unread tail to the front. */
+    if (r->head > 0) {
+      size_t keep = r->tail - r->head;
+      memmove(r->buf, r->buf + r->head, keep);
+      r->base += r->head;
+      r->head = 0;
+      r->tail = keep;
+    }
+    if (r->tail == r->cap) {
+      /* One token fills the buffer: grow (a token is bounded, see token_at). */
+      size_t cap = r->cap * 2;
+      char *b = realloc(r->buf, cap);
+      if (!b) return ARB_ERR_NO_MEMORY;
+      r->buf = b;
+      r->cap = cap;
+    }
+    size_t room = r->cap - r->tail, k = len < room ? len : room;
+    memcpy(r->buf + r->tail, d, k);
+    r->tail += k;
+    d += k;
+    len -= k;
+    run(r, 0);
+  }
+  return ARB_OK;
+}
+
+arb_status arb_pgn_reader_finish(arb_pgn_reader *r) {
+  run(r, 1);
+  if (r->discard_comment) r->discard_comment = 0;
+  if (r->state == ST_HEADER || r->state == ST_MOVES || r->state == ST_SKIP) {
+    end_game(r, r->buf + r->tail);
+  }
+  /* A new input starts afresh. */
+  r->head = r->tail = 0;
+  r->base = 0;
+  r->line = r->opt.first_line ? r->opt.first_line : 1;
+  r->line_start = 0;
+  r->game = r->opt.first_game ? r->opt.first_game - 1 : 0;
+  r->newlines = 0;
+  r->bom_checked = 0;
+  r->state = ST_BETWEEN;
+  return ARB_OK;
+}
+
+void arb_pgn_reader_stats(const arb_pgn_reader *r, arb_pgn_stats *s) { *s = r->stats; }

@@ -1,0 +1,349 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * write.c: PGN export format.  Tags: the Seven Tag Roster first in its order, then the others in
+ * the order given.  Movetext: lines of at most 79 characters broken only between tokens, "N."
+ * before White's moves and "N..." before Black's after a comment, a variation or at the start,
+ * comments as "{ text }", NAGs as "$n".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arbiter/pgn.h"
+
+#define LINE_MAX_COLS 79
+
+typedef struct tag_entry {
+  size_t name, name_len, value, value_len; /* offsets into the tag arena */
+} tag_entry;
+
+struct arb_pgn_writer {
+  unsigned flags;
+  char *out;
+  size_t len, cap;
+  size_t game_start; /* offset of the current game's text in out */
+  /* Tags of the current game. */
+  char *arena;
+  size_t arena_len, arena_cap;
+  tag_entry *tags;
+  int ntags, tags_cap;
+  uint8_t in_moves;     /* the tag section has been written */
+  uint8_t need_number;  /* the next Black move needs "N..." */
+  int line_len;         /* characters on the current movetext line */
+  int depth, skip_from; /* variation depth; >0: dropping variations from that depth on */
+  int status;           /* ARB_ERR_NO_MEMORY once memory ran out */
+  uint8_t glue;         /* the next token follows the last one without a blank: "(" */
+};
+
+static const char *const str_names[7] = {"Event", "Site",  "Date",  "Round",
+                                         "White", "Black", "Result"};
+static const char *const str_defaults[7] = {"?", "?", "????.??.??", "?", "?", "?", "*"};
+
+static int grow(char **p, size_t *cap, size_t need) {
+  if (need <= *cap) return 1;
+  size_t c = *cap ? *cap : 256;
+  while (c < need)
+    c *= 2;
+  char *q = realloc(*p, c);
+  if (!q) return 0;
+  *p = q;
+  *cap = c;
+  return 1;
+}
+
+static void put(arb_pgn_writer *w, const char *s, size_t n) {
+  if (w->status) return;
+  if (!grow(&w->out, &w->cap, w->len + n + 1)) {
+    w->status = ARB_ERR_NO_MEMORY;
+    return;
+  }
+  memcpy(w->out + w->len, s, n);
+  w->len += n;
+  w->out[w->len] = '\0';
+}
+
+arb_pgn_writer *arb_pgn_writer_new(unsigned flags) {
+  arb_init();
+  arb_pgn_writer *w = calloc(1, sizeof *w);
+  if (!w) return NULL;
+  w->flags = flags;
+  if (!grow(&w->out, &w->cap, 4096)) {
+    free(w);
+    return NULL;
+  }
+  w->out[0] = '\0';
+  return w;
+}
+
+void arb_pgn_writer_free(arb_pgn_writer *w) {
+  if (!w) return;
+  free(w->out);
+  free(w->arena);
+  free(w->tags);
+  free(w);
+}
+
+void arb_pgn_writer_begin_game(arb_pgn_writer *w) {
+  w->game_start = w->len;
+  w->arena_len = 0;
+  w->ntags = 0;
+  w->in_moves = 0;
+  w->need_number = 1;
+  w->line_len = 0;
+  w->depth = 0;
+  w->skip_from = 0;
+  w->glue = 0;
+}
+
+static int is_symbol_name(const char *s, size_t n) {
+  if (n == 0) return 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+          c == '+' || c == '#' || c == '=' || c == ':' || c == '-'))
+      return 0;
+  }
+  return 1;
+}
+
+arb_status arb_pgn_writer_tag(arb_pgn_writer *w, const char *name, size_t name_len,
+                              const char *value, size_t value_len) {
+  if (w->in_moves || !is_symbol_name(name, name_len)) return ARB_ERR_ARGUMENT;
+  for (int i = 0; i < w->ntags; i++)
+    if (w->tags[i].name_len == name_len && memcmp(w->arena + w->tags[i].name, name, name_len) == 0)
+      return ARB_OK; /* a repeated tag keeps its first value */
+  if (w->ntags == w->tags_cap) {
+    int c = w->tags_cap ? 2 * w->tags_cap : 16;
+    tag_entry *t = realloc(w->tags, (size_t)c * sizeof *t);
+    if (!t) return ARB_ERR_NO_MEMORY;
+    w->tags = t;
+    w->tags_cap = c;
+  }
+  if (!grow(&w->arena, &w->arena_cap, w->arena_len + name_len + value_len + 2))
+    return ARB_ERR_NO_MEMORY;
+  tag_entry *e = &w->tags[w->ntags++];
+  e->name = w->arena_len;
+  e->name_len = name_len;
+  memcpy(w->arena + w->arena_len, name, name_len);
+  w->arena_len += name_len;
+  e->value = w->arena_len;
+  e->value_len = value_len;
+  memcpy(w->arena + w->arena_len, value, value_len);
+  w->arena_len += value_len;
+  return ARB_OK;
+}
+
+static void put_tag(arb_pgn_writer *w, const char *name, size_t nl, const char *v, size_t vl) {
+  put(w, "[", 1);
+  put(w, name, nl);
+  put(w, " \"", 2);
+  size_t run = 0;
+  for (size_t i = 0; i < vl; i++) {
+    char c = v[i];
+    if (c == '"' || c == '\\' || (unsigned char)c < 0x20) {
+      put(w, v + run, i - run);
+      run = i + 1;
+      if ((unsigned char)c < 0x20)
+        put(w, " ", 1); /* a tag value is one line */
+      else {
+        char esc[2] = {'\\', c};
+        put(w, esc, 2);
+      }
+    }
+  }
+  put(w, v + run, vl - run);
+  put(w, "\"]\n", 3);
+}
+
+arb_status arb_pgn_writer_begin_moves(arb_pgn_writer *w) {
+  if (w->in_moves) return (arb_status)w->status;
+  for (int s = 0; s < 7; s++) {
+    size_t nl = strlen(str_names[s]);
+    const char *v = str_defaults[s];
+    size_t vl = strlen(v);
+    for (int i = 0; i < w->ntags; i++)
+      if (w->tags[i].name_len == nl && memcmp(w->arena + w->tags[i].name, str_names[s], nl) == 0) {
+        v = w->arena + w->tags[i].value;
+        vl = w->tags[i].value_len;
+      }
+    put_tag(w, str_names[s], nl, v, vl);
+  }
+  for (int i = 0; i < w->ntags; i++) {
+    const tag_entry *e = &w->tags[i];
+    int is_str = 0;
+    for (int s = 0; s < 7; s++)
+      is_str |= e->name_len == strlen(str_names[s]) &&
+                memcmp(w->arena + e->name, str_names[s], e->name_len) == 0;
+    if (!is_str) put_tag(w, w->arena + e->name, e->name_len, w->arena + e->value, e->value_len);
+  }
+  put(w, "\n", 1);
+  w->in_moves = 1;
+  w->need_number = 1;
+  w->line_len = 0;
+  return (arb_status)w->status;
+}
+
+/* One movetext token; lines are broken between tokens only. */
+static void token(arb_pgn_writer *w, const char *s, size_t n) {
+  int glue = w->glue;
+  w->glue = 0;
+  if (w->line_len > 0 && w->line_len + !glue + (int)n > LINE_MAX_COLS) {
+    put(w, "\n", 1);
+    w->line_len = 0;
+  } else if (w->line_len > 0 && !glue) {
+    put(w, " ", 1);
+    w->line_len++;
+  }
+  put(w, s, n);
+  w->line_len += (int)n;
+}
+
+static int dropping(const arb_pgn_writer *w) {
+  return w->skip_from > 0 && w->depth >= w->skip_from;
+}
+
+arb_status arb_pgn_writer_move(arb_pgn_writer *w, const arb_position *before, arb_move move) {
+  arb_pgn_writer_begin_moves(w);
+  if (dropping(w)) return ARB_OK;
+  char san[ARB_SAN_MAX];
+  int n = arb_san_write(before, move, san, sizeof san);
+  if (n < 0 || n >= (int)sizeof san) return ARB_ERR_MOVE_ILLEGAL;
+  char num[24];
+  if (before->turn == ARB_WHITE) {
+    int k = snprintf(num, sizeof num, "%u.", (unsigned)before->fullmove_number);
+    token(w, num, (size_t)k);
+  } else if (w->need_number) {
+    int k = snprintf(num, sizeof num, "%u...", (unsigned)before->fullmove_number);
+    token(w, num, (size_t)k);
+  }
+  token(w, san, (size_t)n);
+  w->need_number = 0;
+  return (arb_status)w->status;
+}
+
+arb_status arb_pgn_writer_comment(arb_pgn_writer *w, const char *text, size_t len) {
+  arb_pgn_writer_begin_moves(w);
+  if (dropping(w) || (w->flags & ARB_PGN_WRITE_NO_COMMENTS)) return ARB_OK;
+  if (memchr(text, '}', len)) return ARB_ERR_ARGUMENT; /* PGN cannot escape it */
+  /* Words, where a word beginning with '[' or '%' stays on the line of the word before it (no
+   * line may start with '%', an escape, nor look like a tag). */
+  size_t i = 0;
+  int first = 1;
+  char unit_buf[256];
+  while (i < len || first) {
+    while (i < len && (unsigned char)text[i] <= ' ')
+      i++;
+    size_t b = i;
+    while (i < len && (unsigned char)text[i] > ' ')
+      i++;
+    if (b == i && !first) break;
+    /* Extend the unit while the next word must not start a line. */
+    size_t e = i;
+    for (;;) {
+      size_t j = e;
+      while (j < len && (unsigned char)text[j] <= ' ')
+        j++;
+      if (j < len && (text[j] == '[' || text[j] == '%')) {
+        while (j < len && (unsigned char)text[j] > ' ')
+          j++;
+        e = j;
+      } else {
+        break;
+      }
+    }
+    i = e;
+    /* Build the unit with single blanks ("{ " before the first word, " }" after the last). */
+    size_t need = (e - b) + 4;
+    char *u = need <= sizeof unit_buf ? unit_buf : malloc(need);
+    if (!u) return ARB_ERR_NO_MEMORY;
+    size_t k = 0;
+    if (first) {
+      u[k++] = '{';
+      if (b < e) u[k++] = ' ';
+    }
+    int space = 0;
+    for (size_t j = b; j < e; j++) {
+      if ((unsigned char)text[j] <= ' ') {
+        space = 1;
+        continue;
+      }
+      if (space) u[k++] = ' ';
+      space = 0;
+      u[k++] = text[j];
+    }
+    size_t rest = i;
+    while (rest < len && (unsigned char)text[rest] <= ' ')
+      rest++;
+    if (rest >= len) {
+      if (b < e) u[k++] = ' ';
+      u[k++] = '}';
+    }
+    token(w, u, k);
+    if (u != unit_buf) free(u);
+    first = 0;
+    if (rest >= len) break;
+  }
+  w->need_number = 1;
+  return (arb_status)w->status;
+}
+
+arb_status arb_pgn_writer_nag(arb_pgn_writer *w, int nag) {
+  arb_pgn_writer_begin_moves(w);
+  if (nag < 0 || nag > 255) return ARB_ERR_ARGUMENT;
+  if (dropping(w) || (w->flags & ARB_PGN_WRITE_NO_NAGS)) return ARB_OK;
+  char t[8];
+  int k = snprintf(t, sizeof t, "$%d", nag);
+  token(w, t, (size_t)k);
+  return (arb_status)w->status;
+}
+
+arb_status arb_pgn_writer_begin_variation(arb_pgn_writer *w) {
+  arb_pgn_writer_begin_moves(w);
+  w->depth++;
+  if ((w->flags & ARB_PGN_WRITE_NO_VARIATIONS) && !w->skip_from) w->skip_from = w->depth;
+  if (dropping(w)) return ARB_OK;
+  token(w, "(", 1);
+  w->glue = 1; /* "(1. e4", not "( 1. e4" */
+  w->need_number = 1;
+  return (arb_status)w->status;
+}
+
+arb_status arb_pgn_writer_end_variation(arb_pgn_writer *w) {
+  if (w->depth == 0) return ARB_ERR_ARGUMENT;
+  int was_dropping = dropping(w);
+  w->depth--;
+  if (w->skip_from && w->depth < w->skip_from) w->skip_from = 0;
+  if (was_dropping) return ARB_OK;
+  w->glue = 1; /* "e5)" */
+  token(w, ")", 1);
+  w->need_number = 1;
+  return (arb_status)w->status;
+}
+
+arb_status arb_pgn_writer_end_game(arb_pgn_writer *w, arb_result result) {
+  arb_pgn_writer_begin_moves(w);
+  while (w->depth > 0)
+    arb_pgn_writer_end_variation(w);
+  const char *r = arb_result_string(result);
+  token(w, r, strlen(r));
+  put(w, "\n\n", 2);
+  w->line_len = 0;
+  return (arb_status)w->status;
+}
+
+const char *arb_pgn_writer_data(const arb_pgn_writer *w, size_t *len) {
+  if (len) *len = w->len;
+  return w->out;
+}
+
+void arb_pgn_writer_clear(arb_pgn_writer *w) {
+  w->len = 0;
+  w->game_start = 0;
+  w->out[0] = '\0';
+}
+
+void arb_pgn_writer_discard_game(arb_pgn_writer *w) {
+  w->len = w->game_start;
+  w->out[w->len] = '\0';
+  arb_pgn_writer_begin_game(w);
+}
