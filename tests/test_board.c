@@ -127,6 +127,43 @@ Test(board, random_games_cross_checks) {
   cr_assert_gt(positions, 20000);
 }
 
+/* arb_is_legal decides one move without generating the others: it must agree with membership
+ * in the generated list for every encoding of a move (all 65536 on some positions, every
+ * from-to-kind combination on more). */
+static void check_is_legal(const arb_position *p, int every_encoding) {
+  arb_move legal[ARB_MAX_MOVES];
+  int nl = arb_generate_legal(p, legal);
+  uint8_t in_list[65536 / 8];
+  memset(in_list, 0, sizeof in_list);
+  for (int i = 0; i < nl; i++)
+    in_list[legal[i] >> 3] |= (uint8_t)(1u << (legal[i] & 7));
+  char fen[ARB_FEN_MAX];
+  arb_fen_write(p, fen, sizeof fen, 0);
+  for (unsigned m = 0; m < 65536; m++) {
+    if (!every_encoding && ((m >> 12) & 3) && (m >> 14) != ARB_MOVE_PROMOTION) continue;
+    int want = (in_list[m >> 3] >> (m & 7)) & 1;
+    if (arb_is_legal(p, (arb_move)m) != want)
+      cr_assert_fail("%s: arb_is_legal(%04x) = %d, generator says %d", fen, m, !want, want);
+  }
+}
+
+Test(board, is_legal_matches_generator) {
+  uint64_t seed = 777;
+  int positions = 0;
+  for (int game = 0; game < 90; game++) {
+    arb_position p = test_fen(test_starts[game % TEST_STARTS]);
+    for (int ply = 0; ply < 120; ply++) {
+      if (ply % 4 == 0) check_is_legal(&p, ply % 40 == 0), positions++;
+      arb_move moves[ARB_MAX_MOVES];
+      int n = arb_generate_legal(&p, moves);
+      if (n == 0) break;
+      arb_undo u;
+      arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);
+    }
+  }
+  cr_assert_gt(positions, 1000);
+}
+
 Test(board, null_move_make_unmake) {
   arb_position p = test_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2");
   arb_position before = p;

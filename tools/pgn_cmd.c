@@ -438,8 +438,33 @@ static int passes_filters(const gctx *g, const arb_pgn_game_end *e) {
   return 1;
 }
 
+/* A game not replayed because its Variant names other rules: a note, not a problem. */
+static void report_skipped(gctx *g, const arb_pgn_game_end *e) {
+  sbuf *b = &g->tmp;
+  b->n = 0;
+  size_t plen;
+  if (g->o->json) {
+    sb_str(b, "{\"file\":");
+    sb_json(b, g->j->file, strlen(g->j->file));
+    sb_printf(b, ",\"line\":%llu,\"game\":", (unsigned long long)e->first_line);
+    plen = b->n;
+    sb_str(b, ",\"severity\":\"skipped\",\"variant\":");
+    sb_json(b, e->variant, strlen(e->variant));
+    sb_str(b, "}\n");
+  } else {
+    sb_printf(b, "%s:%llu: game ", g->j->file, (unsigned long long)e->first_line);
+    plen = b->n;
+    if (g->white[0] || g->black[0])
+      sb_printf(b, " (%s \xE2\x80\x93 %s)", g->white[0] ? g->white : "?",
+                g->black[0] ? g->black : "?");
+    sb_printf(b, ": skipped: Variant \"%s\" is not a game Arbiter plays\n", e->variant);
+  }
+  rec_add(g->j, g->o->mode != MODE_CHECK, 0, e->game, 0, b->p, plen, b->p + plen, b->n - plen);
+}
+
 static void on_end_game(void *ctx, const arb_pgn_game_end *e) {
   gctx *g = ctx;
+  if (e->skipped) report_skipped(g, e);
   int keep = !e->errors && !e->skipped && g->o->fmt != FMT_NONE && passes_filters(g, e);
   if (!keep) {
     if (g->w) arb_pgn_writer_discard_game(g->w);

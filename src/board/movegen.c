@@ -84,7 +84,10 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
     arb_bitboard kt = arb__tab.king[ksq] & ~own & ~their_king, ok = 0;
     while (kt) {
       arb_square s = arb__pop_lsb(&kt);
-      if (!arb__attackers_by(p, s, them, occ_nk)) ok |= ARB_BB(s);
+      if (!arb__attackers_by(p, s, them, occ_nk)) {
+        ok |= ARB_BB(s);
+        if (mode == MODE_ANY) break; /* one safe square answers "is there a move" */
+      }
     }
     ADD_TARGETS(ksq, ok);
   }
@@ -242,13 +245,54 @@ int arb_has_legal_move(const arb_position *pos) {
                                  : generate(pos, NULL, MODE_ANY, ARB_BLACK)) != 0;
 }
 
-int arb_is_legal(const arb_position *pos, arb_move move) {
-  if (move == ARB_MOVE_NONE || move == ARB_MOVE_NULL) return 0;
-  arb_move moves[ARB_MAX_MOVES];
-  int n = arb_generate_legal(pos, moves);
-  for (int i = 0; i < n; i++)
-    if (moves[i] == move) return 1;
-  return 0;
+/* Legality of one move without generating the others: the move must be pseudo-legal by its
+ * piece's own rules (and encoded exactly as the generator encodes it), then leave the king
+ * safe.  Castling, rare and intricate, asks the generator. */
+int arb_is_legal(const arb_position *p, arb_move m) {
+  if (m == ARB_MOVE_NONE || m == ARB_MOVE_NULL) return 0;
+  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+  const unsigned kind = ARB_MOVE_KIND(m);
+  const arb_piece pc = p->board[from];
+  const int us = p->turn;
+  if (!pc || (int)ARB_PIECE_COLOR(pc) != us) return 0;
+  if (kind == ARB_MOVE_CASTLING) {
+    arb_move moves[ARB_MAX_MOVES];
+    int n = arb_generate_legal(p, moves);
+    for (int i = 0; i < n; i++)
+      if (moves[i] == m) return 1;
+    return 0;
+  }
+  if (kind != ARB_MOVE_PROMOTION && ((m >> 12) & 3)) return 0; /* stray promotion bits */
+  const arb_bitboard occ = p->by_type[0], own = p->by_color[us], opp = p->by_color[us ^ 1];
+  const arb_bitboard to_bb = ARB_BB(to);
+  if ((own & to_bb) || (opp & p->by_type[ARB_KING] & to_bb)) return 0;
+  const arb_piece_type type = ARB_PIECE_TYPE(pc);
+  if (type == ARB_PAWN) {
+    const int fwd = us == ARB_WHITE ? 8 : -8;
+    if (kind == ARB_MOVE_EN_PASSANT) {
+      if (to != p->ep_square || !(arb__tab.pawn[us][from] & to_bb)) return 0;
+    } else {
+      if ((ARB_RANK_OF(to) == (us == ARB_WHITE ? 7 : 0)) != (kind == ARB_MOVE_PROMOTION)) return 0;
+      if (arb__tab.pawn[us][from] & to_bb) {
+        if (!(opp & to_bb)) return 0;
+      } else if ((int)to == (int)from + fwd) {
+        if (occ & to_bb) return 0;
+      } else if ((int)to == (int)from + 2 * fwd && ARB_RANK_OF(from) == (us == ARB_WHITE ? 1 : 6)) {
+        if (occ & (ARB_BB(from + fwd) | to_bb)) return 0;
+      } else {
+        return 0;
+      }
+    }
+  } else {
+    if (kind != ARB_MOVE_NORMAL) return 0;
+    arb_bitboard att = type == ARB_KNIGHT   ? arb__tab.knight[from]
+                       : type == ARB_BISHOP ? arb__bishop_attacks(from, occ)
+                       : type == ARB_ROOK   ? arb__rook_attacks(from, occ)
+                       : type == ARB_QUEEN  ? arb__queen_attacks(from, occ)
+                                            : arb__tab.king[from];
+    if (!(att & to_bb)) return 0;
+  }
+  return arb__pseudo_move_legal(p, m);
 }
 
 int arb_gives_check(const arb_position *pos, arb_move move) {

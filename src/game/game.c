@@ -169,10 +169,7 @@ int arb_game_repetitions_after(const arb_game *g, arb_move move) {
 arb_status arb_game_play(arb_game *g, arb_move move) {
   if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
   const arb_position *p = cur(g);
-  arb_move legal[ARB_MAX_MOVES];
-  int nlegal = arb_generate_legal(p, legal), found = 0;
-  for (int i = 0; i < nlegal && !found; i++)
-    found = legal[i] == move;
+  int found = arb_is_legal(p, move);
   if (!found) return ARB_ERR_MOVE_ILLEGAL;
   if (g->must_play != ARB_MOVE_NONE && move != g->must_play) return ARB_ERR_MUST_PLAY;
   if (g->n + 1 >= g->cap) {
@@ -189,7 +186,7 @@ arb_status arb_game_play(arb_game *g, arb_move move) {
   arb_make_move(&r->pos, move, &u);
   /* Check and mobility of the new position serve both the SAN mark and the endings. */
   int check = arb_in_check(&r->pos), mobile = arb_has_legal_move(&r->pos);
-  arb__san_format(p, move, legal, nlegal, check ? (mobile ? '+' : '#') : 0, r->san, sizeof r->san);
+  arb__san_format(p, move, check ? (mobile ? '+' : '#') : 0, r->san, sizeof r->san);
   r->move = move;
   r->rkey = repetition_key(&r->pos);
   g->n++;

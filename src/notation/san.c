@@ -19,8 +19,7 @@ size_t arb__check_suffix(const arb_position *pos, arb_move m, char *out) {
 }
 
 /* SAN without the check suffix. */
-static size_t san_core(const arb_position *pos, arb_move m, const arb_move *legal, int nlegal,
-                       char *t) {
+static size_t san_core(const arb_position *pos, arb_move m, char *t) {
   size_t n = 0;
   if (m == ARB_MOVE_NULL) {
     memcpy(t, "--", 2);
@@ -42,17 +41,21 @@ static size_t san_core(const arb_position *pos, arb_move m, const arb_move *lega
     }
   } else {
     t[n++] = " PNBRQK"[type];
-    /* Disambiguation: other pieces of this type that can reach the same square. */
+    /* Disambiguation: other pieces of this type that can legally reach the same square. */
     int others = 0, same_file = 0, same_rank = 0;
-    for (int i = 0; i < nlegal; i++) {
-      arb_move o = legal[i];
-      if (o == m || ARB_MOVE_TO(o) != to || ARB_MOVE_FROM(o) == from ||
-          ARB_MOVE_KIND(o) == ARB_MOVE_CASTLING ||
-          ARB_PIECE_TYPE(pos->board[ARB_MOVE_FROM(o)]) != type)
-        continue;
+    const arb_bitboard occ = pos->by_type[0];
+    arb_bitboard rivals = type == ARB_KNIGHT   ? arb__tab.knight[to]
+                          : type == ARB_BISHOP ? arb__bishop_attacks(to, occ)
+                          : type == ARB_ROOK   ? arb__rook_attacks(to, occ)
+                          : type == ARB_QUEEN  ? arb__queen_attacks(to, occ)
+                                               : 0;
+    rivals &= pos->by_type[type] & pos->by_color[pos->turn] & ~ARB_BB(from);
+    while (rivals) {
+      arb_square o = arb__pop_lsb(&rivals);
+      if (!arb__pseudo_move_legal(pos, ARB_MOVE_MAKE(o, to))) continue;
       others++;
-      if (ARB_FILE_OF(ARB_MOVE_FROM(o)) == ARB_FILE_OF(from)) same_file = 1;
-      if (ARB_RANK_OF(ARB_MOVE_FROM(o)) == ARB_RANK_OF(from)) same_rank = 1;
+      if (ARB_FILE_OF(o) == ARB_FILE_OF(from)) same_file = 1;
+      if (ARB_RANK_OF(o) == ARB_RANK_OF(from)) same_rank = 1;
     }
     if (others) {
       if (!same_file) {
@@ -75,24 +78,18 @@ static size_t san_core(const arb_position *pos, arb_move m, const arb_move *lega
 
 int arb_san_write(const arb_position *pos, arb_move m, char *buf, size_t size) {
   char t[16];
-  arb_move legal[ARB_MAX_MOVES];
-  int nlegal = arb_generate_legal(pos, legal);
-  int found = m == ARB_MOVE_NULL;
-  for (int i = 0; i < nlegal && !found; i++)
-    found = legal[i] == m;
-  if (!found) {
+  if (m != ARB_MOVE_NULL && !arb_is_legal(pos, m)) {
     if (size) buf[0] = '\0';
     return ARB_ERR_MOVE_ILLEGAL;
   }
-  size_t n = san_core(pos, m, legal, nlegal, t);
+  size_t n = san_core(pos, m, t);
   if (m != ARB_MOVE_NULL) n += arb__check_suffix(pos, m, t + n);
   return arb__copy_out(t, n, buf, size);
 }
 
-int arb__san_format(const arb_position *pos, arb_move m, const arb_move *legal, int nlegal,
-                    char mark, char *buf, size_t size) {
+int arb__san_format(const arb_position *pos, arb_move m, char mark, char *buf, size_t size) {
   char t[16];
-  size_t n = san_core(pos, m, legal, nlegal, t);
+  size_t n = san_core(pos, m, t);
   if (mark) t[n++] = mark;
   return arb__copy_out(t, n, buf, size);
 }
@@ -161,8 +158,10 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
     return ARB_OK;
   }
 
+  /* The full list of legal moves is made only where it is needed: castling, strict checks and
+   * error messages.  Ordinary moves are found from the named piece's candidates. */
   arb_move legal[ARB_MAX_MOVES];
-  int nlegal = arb_generate_legal(pos, legal);
+  int nlegal = -1;
 
   /* Castling. */
   int castle_side = 0; /* 1 king side, 2 queen side */
@@ -173,6 +172,7 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
            (!strict && n == 5 && (memcmp(t, "0-0-0", 5) == 0 || memcmp(t, "o-o-o", 5) == 0)))
     castle_side = 2;
   if (castle_side) {
+    nlegal = arb_generate_legal(pos, legal);
     for (int i = 0; i < nlegal; i++) {
       arb_move m = legal[i];
       if (ARB_MOVE_KIND(m) != ARB_MOVE_CASTLING) continue;
@@ -272,18 +272,52 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
     /* A pawn move without a file is a push: a capture always names the pawn's file. */
     if (type == ARB_PAWN && from_file < 0) from_file = cur_file;
     int found = 0;
-    for (int k = 0; k < nlegal; k++) {
-      arb_move m = legal[k];
-      arb_square from = ARB_MOVE_FROM(m);
-      if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) continue;
-      if (ARB_PIECE_TYPE(pos->board[from]) != type || ARB_MOVE_TO(m) != dest) continue;
+    const int us = pos->turn;
+    const arb_bitboard occ = pos->by_type[0], own = pos->by_color[us];
+    const arb_bitboard opp = pos->by_color[us ^ 1];
+    arb_bitboard cands = 0;
+    switch (type) {
+    case ARB_KNIGHT: cands = arb__tab.knight[dest]; break;
+    case ARB_BISHOP: cands = arb__bishop_attacks((arb_square)dest, occ); break;
+    case ARB_ROOK: cands = arb__rook_attacks((arb_square)dest, occ); break;
+    case ARB_QUEEN: cands = arb__queen_attacks((arb_square)dest, occ); break;
+    case ARB_KING: cands = arb__tab.king[dest]; break;
+    default:
+      if (from_file != ARB_FILE_OF(dest)) {
+        /* A capture: onto a piece of the opponent or the en passant square. */
+        if ((opp & ARB_BB(dest)) || dest == pos->ep_square) cands = arb__tab.pawn[us ^ 1][dest];
+      } else if (!(occ & ARB_BB(dest))) {
+        int back = us == ARB_WHITE ? -8 : 8;
+        int one = dest + back;
+        if (one >= 0 && one < 64) {
+          if (occ & ARB_BB(one))
+            cands = ARB_BB(one);
+          else if (ARB_RANK_OF(dest) == (us == ARB_WHITE ? 3 : 4))
+            cands = ARB_BB(one + back);
+        }
+      }
+      break;
+    }
+    cands &= own & pos->by_type[type];
+    /* The destination holds no piece of ours and never the opponent's king. */
+    if (own & ARB_BB(dest) || (opp & pos->by_type[ARB_KING] & ARB_BB(dest))) cands = 0;
+    const int last_rank = us == ARB_WHITE ? 7 : 0;
+    while (cands) {
+      arb_square from = arb__pop_lsb(&cands);
       if (from_file >= 0 && ARB_FILE_OF(from) != from_file) continue;
       if (from_rank >= 0 && ARB_RANK_OF(from) != from_rank) continue;
-      if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) {
-        if ((int)ARB_MOVE_PROMO(m) != promo) continue;
+      arb_move m;
+      if (type == ARB_PAWN && ARB_RANK_OF(dest) == last_rank) {
+        if (!promo) continue;
+        m = ARB_MOVE_MAKE_SPECIAL(from, dest, ARB_MOVE_PROMOTION, promo);
       } else if (promo) {
         continue;
+      } else if (type == ARB_PAWN && dest == pos->ep_square && from_file != ARB_FILE_OF(dest)) {
+        m = ARB_MOVE_MAKE_SPECIAL(from, dest, ARB_MOVE_EN_PASSANT, ARB_KNIGHT);
+      } else {
+        m = ARB_MOVE_MAKE(from, dest);
       }
+      if (!arb__pseudo_move_legal(pos, m)) continue;
       if (err && found < 8) err->candidates[found] = m;
       found++;
       *move = m;
@@ -306,6 +340,7 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
     }
     if (!found) {
       /* A pawn move to the last rank without a piece is a missing promotion. */
+      nlegal = arb_generate_legal(pos, legal);
       for (int k = 0; k < nlegal; k++)
         if (ARB_MOVE_KIND(legal[k]) == ARB_MOVE_PROMOTION && ARB_MOVE_TO(legal[k]) == dest &&
             type == ARB_PAWN && !promo)
@@ -315,7 +350,7 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
     }
     if (strict) {
       char want[16];
-      size_t wn = san_core(pos, *move, legal, nlegal, want);
+      size_t wn = san_core(pos, *move, want);
       if (wn != n || memcmp(want, t, n) != 0) {
         char msg[96];
         want[wn] = '\0';

@@ -18,10 +18,10 @@ arb_square arb__move_dest(const arb_position *pos, arb_move m) ARB_HIDDEN;
 int arb__promo_type(char c) ARB_HIDDEN;
 /* 1 if text has the shape of a UCI move. */
 int arb__looks_like_uci(const char *s, size_t len) ARB_HIDDEN;
-/* SAN of the legal move m, given pos's legal moves and the check mark ('+', '#' or 0) that the
- * caller already knows; snprintf convention.  For callers that have made the move anyway. */
-int arb__san_format(const arb_position *pos, arb_move m, const arb_move *legal, int nlegal,
-                    char mark, char *buf, size_t size) ARB_HIDDEN;
+/* SAN of the legal move m, given the check mark ('+', '#' or 0) that the caller already knows;
+ * snprintf convention.  For callers that have made the move anyway. */
+int arb__san_format(const arb_position *pos, arb_move m, char mark, char *buf,
+                    size_t size) ARB_HIDDEN;
 /* Writes "+" or "#" (or nothing) for the legal move m; returns the length. */
 size_t arb__check_suffix(const arb_position *pos, arb_move m, char *out) ARB_HIDDEN;
 

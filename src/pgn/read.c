@@ -35,12 +35,15 @@ struct arb_pgn_reader {
   /* Input buffer: unread bytes are buf[head, tail). */
   char *buf;
   size_t cap, head, tail;
-  uint64_t base;           /* absolute offset of buf[0] */
-  uint64_t line;           /* line of buf[head] */
-  uint64_t line_start;     /* absolute offset where that line starts */
-  int newlines;            /* newlines since the last token (2 or more: a blank line) */
-  uint8_t bom_checked;     /* the stream's first bytes were checked for a byte order mark */
-  uint8_t discard_comment; /* inside an over-long comment, dropping bytes up to the '}' */
+  uint64_t base;         /* absolute offset of buf[0] */
+  uint64_t line;         /* line of buf[head] */
+  uint64_t line_start;   /* absolute offset where that line starts */
+  int newlines;          /* newlines since the last token (2 or more: a blank line) */
+  uint8_t bom_checked;   /* the stream's first bytes were checked for a byte order mark */
+  size_t resume;         /* see token_at */
+  uint8_t resume_quoted; /* see token_at */
+  char discard; /* inside an over-long comment: dropping bytes up to '}' ('{') or the line's
+                   end (';', '%') */
 
   /* The game being read. */
   int state;
@@ -100,9 +103,9 @@ static int is_ws(unsigned char c) {
 
 /* Characters of a symbol token: moves, move numbers, results, "e.p.". */
 static int is_sym(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '+' || c == '#' || c == '=' || c == ':' || c == '-' || c == '/' || c == '.' ||
-         c == '@';
+  /* Letters, digits and _ + # = : - / . @ as a bit set over ASCII (one test per byte). */
+  static const uint64_t set[2] = {0x27ffe80800000000ull, 0x7fffffe87ffffffull};
+  return c < 128 && ((set[c >> 6] >> (c & 63)) & 1);
 }
 
 int arb_pgn_result_parse(const char *t, size_t n, arb_result *result) {
@@ -241,11 +244,19 @@ static int valid_utf8(const unsigned char *s, size_t n) {
  * Control characters other than blanks become spaces when `fold` (comments) is set, and runs of
  * blanks then become one space, trimmed at both ends.  Returns the text and sets *len. */
 static const char *as_text(arb_pgn_reader *r, const char *s, size_t n, int fold, size_t *len) {
+  if (fold) {
+    while (n && (unsigned char)s[0] <= ' ')
+      s++, n--;
+    while (n && (unsigned char)s[n - 1] <= ' ')
+      n--;
+  }
   int ascii = 1, plain = 1;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c >= 0x80) ascii = 0;
-    if (c < 0x20 || (c == ' ' && (i == 0 || i + 1 == n || s[i + 1] == ' ')) || c == 0x7f) plain = 0;
+    if (c >= 0x80)
+      ascii = 0;
+    else if (c < 0x20 || c == 0x7f || (c == ' ' && s[i + 1] == ' '))
+      plain = 0;
   }
   int utf8 = ascii || valid_utf8((const unsigned char *)s, n);
   if (utf8 && (plain || !fold)) {
@@ -833,22 +844,33 @@ static void symbol_token(arb_pgn_reader *r, const char *t, size_t n) {
 /* Length of the token starting at p, or 0 when more input is needed to know it.  Sets *kind:
  * '[' tag, '{' comment, ';' line comment, '%' escape line, '(' ')' '$' '!' '*', 's' symbol,
  * 'j' junk. */
+/* Length of the token starting at p, or 0 when more input is needed to know it.  Sets *kind:
+ * '[' tag, '{' comment, ';' line comment, '%' escape line, '(' ')' '$' '!' '*', 's' symbol,
+ * 'j' junk.  A token waiting for more input is not scanned again from its start:
+ * r->resume remembers how far the scan got (and r->resume_quoted the tag's quoting state), so
+ * feeding a long token byte by byte stays linear.  No token grows beyond ARB_PGN_MAX_TOKEN. */
 static size_t token_at(arb_pgn_reader *r, const char *p, const char *end, int final, int *kind) {
-  unsigned char c = (unsigned char)*p;
+  const unsigned char c = (unsigned char)*p;
+  const int more = !final && end - p <= (long)ARB_PGN_MAX_TOKEN; /* may wait for more input */
+  const char *from = p + 1 + r->resume;
   const char *q;
+  r->resume = 0;
   switch (c) {
   case '[': {
     /* Up to ']' outside quotes, or to the end of the line for a broken tag. */
     *kind = '[';
-    int quoted = 0;
-    for (q = p + 1; q < end; q++) {
+    int quoted = r->resume_quoted;
+    r->resume_quoted = 0;
+    for (q = from; q < end; q++) {
       if (quoted) {
-        if (*q == '\\' && q + 1 < end && (q[1] == '"' || q[1] == '\\'))
+        if (*q == '\\' && (q + 1 == end || q[1] == '"' || q[1] == '\\')) {
+          if (q + 1 == end) break; /* decide when the next byte is known */
           q++;
-        else if (*q == '"')
+        } else if (*q == '"') {
           quoted = 0;
-        else if (*q == '\n')
+        } else if (*q == '\n') {
           return (size_t)(q - p);
+        }
       } else if (*q == '"') {
         quoted = 1;
       } else if (*q == ']') {
@@ -857,59 +879,56 @@ static size_t token_at(arb_pgn_reader *r, const char *p, const char *end, int fi
         return (size_t)(q - p);
       }
     }
-    return final ? (size_t)(end - p) : 0;
+    if (!more) return (size_t)(end - p);
+    r->resume = (size_t)(q - p - 1);
+    r->resume_quoted = (uint8_t)quoted;
+    return 0;
   }
   case '{':
-    *kind = '{';
-    q = memchr(p + 1, '}', (size_t)(end - p - 1));
-    if (q) return (size_t)(q + 1 - p);
-    return final || end - p > (long)ARB_PGN_MAX_TOKEN ? (size_t)(end - p) : 0;
   case ';':
   case '%':
     *kind = c;
-    q = memchr(p, '\n', (size_t)(end - p));
-    if (q) return (size_t)(q - p);
-    return final || end - p > (long)ARB_PGN_MAX_TOKEN ? (size_t)(end - p) : 0;
+    q = memchr(from, c == '{' ? '}' : '\n', (size_t)(end - from));
+    if (q) return (size_t)(q + (c == '{') - p);
+    if (!more) return (size_t)(end - p);
+    r->resume = (size_t)(end - p - 1);
+    return 0;
   case '(':
   case ')':
   case '*': *kind = c; return 1;
-  case '$':
-    *kind = '$';
-    for (q = p + 1; q < end && *q >= '0' && *q <= '9'; q++)
-      ;
-    if (q == end && !final) return 0;
-    return (size_t)(q - p);
-  case '!':
-  case '?':
-    *kind = '!';
-    for (q = p + 1; q < end && (*q == '!' || *q == '?'); q++)
-      ;
-    if (q == end && !final) return 0;
-    return (size_t)(q - p);
   default: break;
   }
-  if (is_sym(c)) {
-    *kind = 's';
-    for (q = p + 1; q < end && is_sym((unsigned char)*q); q++)
+  if (c == '$' || c == '!' || c == '?') {
+    *kind = c == '$' ? '$' : '!';
+    for (q = from; q < end && (c == '$' ? (*q >= '0' && *q <= '9') : (*q == '!' || *q == '?')); q++)
       ;
-    if (q == end && !final) return 0;
+  } else if (is_sym(c)) {
+    *kind = 's';
+    for (q = from; q < end && is_sym((unsigned char)*q); q++)
+      ;
     /* "a8(Q)": a promotion in parentheses belongs to the move. */
-    if (end - q >= 3 && q[0] == '(' && q[2] == ')' && strchr("QRBNqrbn", q[1]) && q[1])
-      q += 3;
-    else if (end - q < 3 && q < end && q[0] == '(' && !final)
-      return 0;
-    return (size_t)(q - p);
+    if (q < end && q[0] == '(') {
+      if (end - q >= 3 && q[2] == ')' && q[1] && strchr("QRBNqrbn", q[1]))
+        q += 3;
+      else if (end - q < 3 && more) {
+        r->resume = (size_t)(q - p - 1);
+        return 0;
+      }
+    }
+  } else {
+    /* Junk: up to the next blank or a character that starts a real token. */
+    *kind = 'j';
+    for (q = from; q < end; q++) {
+      unsigned char d = (unsigned char)*q;
+      if (d == ' ' || d == '\n' || d == '\t' || d == '\r' || d == '[' || d == '{' || d == '(' ||
+          d == ')')
+        break;
+    }
   }
-  /* Junk: up to the next blank or a character that starts a real token. */
-  *kind = 'j';
-  for (q = p + 1; q < end; q++) {
-    unsigned char d = (unsigned char)*q;
-    if (d == ' ' || d == '\n' || d == '\t' || d == '\r' || d == '[' || d == '{' || d == '(' ||
-        d == ')')
-      break;
+  if (q == end && more) {
+    r->resume = (size_t)(end - p - 1);
+    return 0;
   }
-  if (q == end && !final) return 0;
-  (void)r;
   return (size_t)(q - p);
 }
 
@@ -1005,12 +1024,12 @@ static void run(arb_pgn_reader *r, int final) {
     if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
   }
   while (p < end) {
-    if (r->discard_comment) {
-      char *q = memchr(p, '}', (size_t)(end - p));
-      char *stop = q ? q + 1 : end;
+    if (r->discard) {
+      char *q = memchr(p, r->discard == '{' ? '}' : '\n', (size_t)(end - p));
+      char *stop = q ? q + (r->discard == '{') : end;
       advance_lines(r, p, (size_t)(stop - p));
       p = stop;
-      if (q) r->discard_comment = 0;
+      if (q) r->discard = 0;
       continue;
     }
     unsigned char c = (unsigned char)*p;
@@ -1041,7 +1060,7 @@ static void run(arb_pgn_reader *r, int final) {
              (unsigned)ARB_PGN_MAX_TOKEN);
       advance_lines(r, p, n);
       p += n;
-      if (kind == '{') r->discard_comment = !final;
+      if (!final) r->discard = (char)kind;
       continue;
     }
     if (kind == '[' && n > ARB_PGN_MAX_TOKEN) n = ARB_PGN_MAX_TOKEN; /* cut: reported as bad */
@@ -1049,7 +1068,7 @@ static void run(arb_pgn_reader *r, int final) {
     process_token(r, p, n, kind, blank);
     (void)line0;
     (void)ls0;
-    advance_lines(r, p, n);
+    if (kind == '{') advance_lines(r, p, n); /* other tokens end before a line end */
     p += n;
   }
   r->head = (size_t)(p - r->buf);
@@ -1118,7 +1137,9 @@ arb_status arb_pgn_reader_feed(arb_pgn_reader *r, const void *data, size_t len) 
 
 arb_status arb_pgn_reader_finish(arb_pgn_reader *r) {
   run(r, 1);
-  if (r->discard_comment) r->discard_comment = 0;
+  r->discard = 0;
+  r->resume = 0;
+  r->resume_quoted = 0;
   if (r->state == ST_HEADER || r->state == ST_MOVES || r->state == ST_SKIP) {
     end_game(r, r->buf + r->tail);
   }

@@ -208,82 +208,109 @@ arb_status arb_pgn_writer_move(arb_pgn_writer *w, const arb_position *before, ar
   char san[ARB_SAN_MAX];
   int n = arb_san_write(before, move, san, sizeof san);
   if (n < 0 || n >= (int)sizeof san) return ARB_ERR_MOVE_ILLEGAL;
-  char num[24];
-  if (before->turn == ARB_WHITE) {
-    int k = snprintf(num, sizeof num, "%u.", (unsigned)before->fullmove_number);
-    token(w, num, (size_t)k);
-  } else if (w->need_number) {
-    int k = snprintf(num, sizeof num, "%u...", (unsigned)before->fullmove_number);
-    token(w, num, (size_t)k);
+  if (before->turn == ARB_WHITE || w->need_number) {
+    /* "12." or "12..." without printf: this runs once per move. */
+    char num[16], *q = num + sizeof num;
+    int dots = before->turn == ARB_WHITE ? 1 : 3;
+    for (int d = 0; d < dots; d++)
+      *--q = '.';
+    uint32_t v = before->fullmove_number;
+    do {
+      *--q = (char)('0' + v % 10);
+      v /= 10;
+    } while (v);
+    token(w, q, (size_t)(num + sizeof num - q));
   }
   token(w, san, (size_t)n);
   w->need_number = 0;
   return (arb_status)w->status;
 }
 
+/* Appends text[b, e) to u with every run of blanks and control characters as one space. */
+static size_t fold_into(char *u, const char *text, size_t b, size_t e) {
+  size_t k = 0;
+  int space = 0;
+  for (size_t j = b; j < e; j++) {
+    if ((unsigned char)text[j] <= ' ') {
+      space = 1;
+      continue;
+    }
+    if (space && k) u[k++] = ' ';
+    space = 0;
+    u[k++] = text[j];
+  }
+  return k;
+}
+
 arb_status arb_pgn_writer_comment(arb_pgn_writer *w, const char *text, size_t len) {
   arb_pgn_writer_begin_moves(w);
   if (dropping(w) || (w->flags & ARB_PGN_WRITE_NO_COMMENTS)) return ARB_OK;
   if (memchr(text, '}', len)) return ARB_ERR_ARGUMENT; /* PGN cannot escape it */
-  /* Words, where a word beginning with '[' or '%' stays on the line of the word before it (no
-   * line may start with '%', an escape, nor look like a tag). */
+  while (len && (unsigned char)text[0] <= ' ')
+    text++, len--;
+  while (len && (unsigned char)text[len - 1] <= ' ')
+    len--;
+  w->need_number = 1;
+  if (len == 0) {
+    token(w, "{}", 2);
+    return (arb_status)w->status;
+  }
+  char small[96];
+  char *u = len + 4 <= sizeof small ? small : malloc(len + 4);
+  if (!u) return ARB_ERR_NO_MEMORY;
+  /* A comment that fits on a line is one token: "{ text }". */
+  size_t k = 2;
+  u[0] = '{';
+  u[1] = ' ';
+  k += fold_into(u + 2, text, 0, len);
+  u[k++] = ' ';
+  u[k++] = '}';
+  if (k <= LINE_MAX_COLS) {
+    token(w, u, k);
+    if (u != small) free(u);
+    return (arb_status)w->status;
+  }
+  /* Longer: broken between words, but never inside a "[%cmd ...]" command, and never before a
+   * word starting with '%' or '[' (a line starting with '%' is an escape; '[' looks like a tag). */
   size_t i = 0;
   int first = 1;
-  char unit_buf[256];
-  while (i < len || first) {
+  while (i < len) {
     while (i < len && (unsigned char)text[i] <= ' ')
       i++;
-    size_t b = i;
-    while (i < len && (unsigned char)text[i] > ' ')
-      i++;
-    if (b == i && !first) break;
-    /* Extend the unit while the next word must not start a line. */
-    size_t e = i;
+    size_t b = i, e = i;
     for (;;) {
       size_t j = e;
       while (j < len && (unsigned char)text[j] <= ' ')
         j++;
-      if (j < len && (text[j] == '[' || text[j] == '%')) {
-        while (j < len && (unsigned char)text[j] > ' ')
-          j++;
-        e = j;
-      } else {
-        break;
+      if (j > e && e > b && !(j < len && (text[j] == '%' || text[j] == '['))) break;
+      if (j >= len) break;
+      if (text[j] == '[' && j + 1 < len && text[j + 1] == '%') {
+        const char *close = memchr(text + j, ']', len - j);
+        j = close ? (size_t)(close - text) : j;
       }
+      while (j < len && (unsigned char)text[j] > ' ')
+        j++;
+      e = j;
     }
     i = e;
-    /* Build the unit with single blanks ("{ " before the first word, " }" after the last). */
-    size_t need = (e - b) + 4;
-    char *u = need <= sizeof unit_buf ? unit_buf : malloc(need);
-    if (!u) return ARB_ERR_NO_MEMORY;
-    size_t k = 0;
-    if (first) {
-      u[k++] = '{';
-      if (b < e) u[k++] = ' ';
-    }
-    int space = 0;
-    for (size_t j = b; j < e; j++) {
-      if ((unsigned char)text[j] <= ' ') {
-        space = 1;
-        continue;
-      }
-      if (space) u[k++] = ' ';
-      space = 0;
-      u[k++] = text[j];
-    }
     size_t rest = i;
     while (rest < len && (unsigned char)text[rest] <= ' ')
       rest++;
+    k = 0;
+    if (first) {
+      u[k++] = '{';
+      u[k++] = ' ';
+    }
+    k += fold_into(u + k, text, b, e);
     if (rest >= len) {
-      if (b < e) u[k++] = ' ';
+      u[k++] = ' ';
       u[k++] = '}';
     }
     token(w, u, k);
-    if (u != unit_buf) free(u);
     first = 0;
-    if (rest >= len) break;
+    i = rest;
   }
-  w->need_number = 1;
+  if (u != small) free(u);
   return (arb_status)w->status;
 }
 
