@@ -40,6 +40,11 @@ struct ref_state {
   int64_t last_t; /* the latest event time seen, -1 before any */
   int flag_side;  /* the side whose flag ended the game, or -1 */
   arb_flag_reason flag_reason;
+  /* --pgn: every game is written there when the next one starts and at the end. */
+  FILE *pgn;
+  arb_time_control tc;
+  int64_t *clk; /* time left on the mover's clock after each ply (index ply - 1), -1 unknown */
+  int clk_cap;
 };
 
 ref_state *ref_state_new(arb_ruleset default_rules) {
@@ -51,8 +56,81 @@ ref_state *ref_state_new(arb_ruleset default_rules) {
   return st;
 }
 
+static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"; }
+
+/* Writes the game so far in PGN export format, with TimeControl and a [%clk] per move. */
+static void write_pgn(ref_state *st) {
+  if (!st->pgn || !st->game) return;
+  arb_pgn_writer *w = arb_pgn_writer_new(0);
+  if (!w) return;
+  const arb_game *g = st->game;
+  arb_outcome o = arb_game_outcome(g);
+  const arb_position *start = arb_game_position_at(g, 0);
+  arb_pgn_writer_begin_game(w);
+  for (int c = 0; c < 2; c++) {
+    json_t *name = json_object_get(st->players, color_name(c));
+    if (json_is_string(name))
+      arb_pgn_writer_tag(w, c ? "Black" : "White", 5, json_string_value(name),
+                         json_string_length(name));
+  }
+  const char *res = arb_result_string(o.result);
+  arb_pgn_writer_tag(w, "Result", 6, res, strlen(res));
+  char buf[ARB_FEN_MAX + 16];
+  if (st->timed) {
+    int n = arb_tc_write(&st->tc, ARB_TC_PGN, buf, sizeof buf);
+    if (n > 0 && (size_t)n < sizeof buf) arb_pgn_writer_tag(w, "TimeControl", 11, buf, (size_t)n);
+  }
+  const char *term = o.result == ARB_RESULT_NONE              ? "unterminated"
+                     : o.termination == ARB_TERM_TIME_FORFEIT ? "time forfeit"
+                                                              : "normal";
+  arb_pgn_writer_tag(w, "Termination", 11, term, strlen(term));
+  if (start->chess960) arb_pgn_writer_tag(w, "Variant", 7, "Chess960", 8);
+  arb_fen_write(start, buf, sizeof buf, 0);
+  if (start->chess960 || strcmp(buf, ARB_FEN_START) != 0) {
+    arb_pgn_writer_tag(w, "SetUp", 5, "1", 1);
+    arb_pgn_writer_tag(w, "FEN", 3, buf, strlen(buf));
+  }
+  for (int i = 1; i <= arb_game_ply_count(g); i++) {
+    arb_pgn_writer_move(w, arb_game_position_at(g, i - 1), arb_game_move_at(g, i));
+    if (st->timed && i <= st->clk_cap && st->clk[i - 1] >= 0) {
+      memcpy(buf, "[%clk ", 6);
+      int n = arb_pgn_clock_write(st->clk[i - 1], buf + 6, sizeof buf - 7);
+      if (n > 0 && (size_t)n < sizeof buf - 7) {
+        buf[6 + n] = ']';
+        arb_pgn_writer_comment(w, buf, (size_t)n + 7);
+      }
+    }
+  }
+  arb_pgn_writer_end_game(w, o.result);
+  size_t len;
+  const char *text = arb_pgn_writer_data(w, &len);
+  fwrite(text, 1, len, st->pgn);
+  fflush(st->pgn);
+  arb_pgn_writer_free(w);
+}
+
+void ref_state_set_pgn(ref_state *st, FILE *out) { st->pgn = out; }
+
+/* Remembers the time left on the mover's clock after ply `ply`. */
+static void record_clock(ref_state *st, int ply, int64_t ms) {
+  if (ply > st->clk_cap) {
+    int cap = st->clk_cap ? st->clk_cap * 2 : 128;
+    while (cap < ply)
+      cap *= 2;
+    int64_t *c = realloc(st->clk, (size_t)cap * sizeof *c);
+    if (!c) return;
+    for (int i = st->clk_cap; i < cap; i++)
+      c[i] = -1;
+    st->clk = c;
+    st->clk_cap = cap;
+  }
+  st->clk[ply - 1] = ms;
+}
+
 void ref_state_free(ref_state *st) {
   if (!st) return;
+  write_pgn(st);
+  free(st->clk);
   arb_game_free(st->game);
   json_decref(st->players);
   free(st);
@@ -63,7 +141,6 @@ void ref_state_free(ref_state *st) {
 typedef arb_status (*ref_handler)(ref_state *st, const ref_event *ev, json_t *answer,
                                   const char **code, char *message, size_t message_size);
 
-static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"; }
 
 static arb_status need_by(const ref_event *ev, const char **code, char *msg, size_t size) {
   if (ev->by >= 0) return ARB_OK;
@@ -159,8 +236,14 @@ static arb_status ev_start(ref_state *st, const ref_event *ev, json_t *answer, c
       return ARB_ERR_ARGUMENT;
     }
   }
+  write_pgn(st); /* the game this start replaces */
+  for (int i = 0; i < st->clk_cap; i++)
+    st->clk[i] = -1;
   st->timed = control != NULL;
-  if (control) st->clock = clock;
+  if (control) {
+    st->clock = clock;
+    st->tc = clock.tc;
+  }
   st->flag_side = -1;
   arb_game_free(st->game);
   st->game = g;
@@ -218,6 +301,7 @@ static arb_status ev_move(ref_state *st, const ref_event *ev, json_t *answer, co
     unsigned flags = arb_game_outcome(st->game).result != ARB_RESULT_NONE ? ARB_PRESS_ENDS_GAME : 0;
     if (arb_clock_press(&st->clock, mover, ev->t, flags, &info) == ARB_OK && info.late)
       json_object_set_new(answer, "late", json_true()); /* the flag fell during the move */
+    record_clock(st, arb_game_ply_count(st->game), arb_clock_remaining(&st->clock, mover, ev->t));
   }
   return ARB_OK;
 }

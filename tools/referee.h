@@ -6,6 +6,7 @@
 #define ARB_TOOLS_REFEREE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "arbiter/game.h"
 
@@ -14,7 +15,12 @@ typedef struct ref_state ref_state;
 
 /* A new stream; games without a start event use default_rules.  NULL when out of memory. */
 ref_state *ref_state_new(arb_ruleset default_rules);
-/* Frees the stream and its game (NULL is a no-op). */
+/* Every game of the stream is written to out (not owned) in PGN export format, with its
+ * TimeControl tag and a [%clk] comment after each move of a timed game: a game when the next
+ * start event replaces it, the last one when the stream is freed. */
+void ref_state_set_pgn(ref_state *st, FILE *out);
+/* Frees the stream and its game, writing the game first when a PGN output is set (NULL is a
+ * no-op). */
 void ref_state_free(ref_state *st);
 
 /* Answers one event line (JSON text of len bytes, not necessarily NUL-terminated) with a

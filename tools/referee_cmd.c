@@ -12,6 +12,7 @@ static void referee_usage(FILE *out) {
   fprintf(
       out,
       "usage: arbiter referee [--rules fide|fide-rapid|fide-blitz|uscf|online|casual]\n"
+      "                       [--pgn FILE]\n"
       "\n"
       "Reads game events, one JSON object per line, and answers each with one JSON line:\n"
       "the decision and the state of the game after it.  Bad events are answered with an\n"
@@ -45,6 +46,9 @@ static void referee_usage(FILE *out) {
       "Error codes: json, bad_event, unknown_event, illegal_move, bad_move, ambiguous_move,\n"
       "not_your_turn, game_over, no_offer, not_allowed, must_play, fen_syntax, fen_invalid,\n"
       "tc_syntax, time_backwards, flag_not_fallen.\n"
+      "--pgn FILE: every game is also written to FILE (appended) in PGN export format, with\n"
+      "its TimeControl tag and a [%%clk] comment after each move of a timed game; a game is\n"
+      "written when the next start event replaces it and at the end of the input.\n"
       "Exit status: 0 (bad events are answered, not fatal), 2 bad usage.\n");
 }
 
@@ -61,6 +65,7 @@ static char *referee_line(void *ctx, const char *line, size_t len, long lineno, 
 
 int arb_cmd_referee(int argc, char **argv) {
   arb_ruleset rules = ARB_RULES_FIDE;
+  const char *pgn_path = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       referee_usage(stdout);
@@ -70,18 +75,31 @@ int arb_cmd_referee(int argc, char **argv) {
         fprintf(stderr, "arbiter referee: unknown rules '%s'\n", argv[i]);
         return 2;
       }
+    } else if (!strcmp(argv[i], "--pgn") && i + 1 < argc) {
+      pgn_path = argv[++i];
     } else {
       fprintf(stderr, "arbiter referee: unexpected argument '%s'\n", argv[i]);
       referee_usage(stderr);
       return 2;
     }
   }
+  FILE *pgn = NULL;
+  if (pgn_path && !(pgn = fopen(pgn_path, "a"))) {
+    fprintf(stderr, "arbiter referee: %s: cannot open for writing\n", pgn_path);
+    return 2;
+  }
   ref_state *st = ref_state_new(rules);
   if (!st) {
     fprintf(stderr, "arbiter referee: out of memory\n");
+    if (pgn) fclose(pgn);
     return 1;
   }
+  if (pgn) ref_state_set_pgn(st, pgn);
   arb_tool_answer_lines(1u << 20, 0, referee_line, st);
   ref_state_free(st);
+  if (pgn && fclose(pgn) != 0) {
+    fprintf(stderr, "arbiter referee: %s: write error\n", pgn_path);
+    return 2;
+  }
   return 0;
 }
