@@ -3,7 +3,8 @@
 #   make run        the main job: `arbiter demo` (replays a game, checks it, runs perft)
 #   make test       install what is missing, then every test: release build + ASan/UBSan build
 #   make bench      perft against Stockfish's `go perft` (ratio), query with/without history,
-#                   winnability on constructed positions (bench/dead FILE for real ones)
+#                   winnability on constructed positions (bench/dead FILE for real ones),
+#                   arbiter pgn check/convert against pgn-extract (bench/pgn [FILE...])
 #   make fuzz       build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #   make install    install headers, libraries, arbiter.pc, the CMake package and `arbiter`
 #   make test-deep  the perft counts over 200 million nodes (minutes)
@@ -51,17 +52,18 @@ test-deep: build
 bench:
 	@sh scripts/deps.sh build bench
 	cmake --preset release >/dev/null
-	cmake --build build/release -j$(JOBS) --target bench_perft bench_query bench_dead
+	cmake --build build/release -j$(JOBS) --target bench_perft bench_query bench_dead bench_pgn
 	./build/release/bench/perft
 	./build/release/bench/query
 	./build/release/bench/dead
+	./build/release/bench/pgn
 
 fuzz:
 	@sh scripts/deps.sh build fuzz
 	CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARB_FUZZ=ON \
 	  -DARB_BUILD_TESTS=OFF >/dev/null
 	cmake --build build/fuzz -j$(JOBS)
-	for t in fen san uci query referee timecontrol; do \
+	for t in fen san uci query referee timecontrol pgn; do \
 	  mkdir -p build/fuzz/corpus/$$t && \
 	  ./build/fuzz/fuzz/fuzz_$$t build/fuzz/corpus/$$t fuzz/corpus/$$t \
 	    -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/ || exit 1; \
@@ -72,7 +74,7 @@ install: build
 
 format:
 	clang-format -i include/arbiter/*.h src/*.c src/*/*.c src/*/*.h tools/*.c tools/*.h \
-	  tests/*.c tests/*.h tests/consumer/*.c bench/*.c fuzz/*.c fuzz/*.h scripts/*.c
+	  tests/*.c tests/*.h tests/consumer/*.c bench/*.c bench/*.h fuzz/*.c fuzz/*.h scripts/*.c
 
 clean:
 	rm -rf build

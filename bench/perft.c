@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "arbiter/arbiter.h"
+#include "peer.h"
 
 #define BENCH_TARGET 1.5
 #define BENCH_MAX_RUNS 10
@@ -68,54 +69,8 @@ static const bench_case CASES[] = {
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ---- finding Stockfish ---- */
-
-static int is_executable(const char *path) { return path[0] && access(path, X_OK) == 0; }
-
-/* Looks name up in PATH; writes the full path into out.  1 if found. */
-static int search_path(const char *name, char *out, size_t cap) {
-  const char *path = getenv("PATH");
-  const char *p;
-  if (!path) return 0;
-  p = path;
-  for (;;) {
-    const char *end = strchr(p, ':');
-    size_t len = end ? (size_t)(end - p) : strlen(p);
-    int n;
-    if (len == 0)
-      n = snprintf(out, cap, "./%s", name);
-    else
-      n = snprintf(out, cap, "%.*s/%s", (int)len, p, name);
-    if (n > 0 && (size_t)n < cap && is_executable(out)) return 1;
-    if (!end) return 0;
-    p = end + 1;
-  }
-}
-
-/* Resolves name (a path if it has a '/', else looked up in PATH) into out.  1 if usable. */
-static int resolve(const char *name, char *out, size_t cap) {
-  if (strchr(name, '/')) {
-    int n = snprintf(out, cap, "%s", name);
-    return n > 0 && (size_t)n < cap && is_executable(out);
-  }
-  return search_path(name, out, cap);
-}
-
-static int find_stockfish(char *out, size_t cap) {
-  const char *env = getenv("STOCKFISH");
-  if (env && env[0]) {
-    if (resolve(env, out, cap)) return 1;
-    fprintf(stderr, "perft: $STOCKFISH=%s is not an executable; looking elsewhere\n", env);
-  }
-  return resolve("/usr/games/stockfish", out, cap) || resolve("/usr/bin/stockfish", out, cap) ||
-         resolve("stockfish", out, cap);
-}
+static const char *const stockfish_names[] = {"/usr/games/stockfish", "/usr/bin/stockfish",
+                                              "stockfish", NULL};
 
 /* ---- talking to Stockfish ---- */
 
@@ -252,10 +207,10 @@ static int engine_perft(engine *e, const bench_case *c, int depth, uint64_t *nod
   char *end;
   int r = c->fen ? engine_send(e, "position fen %s", c->fen) : engine_send(e, "position startpos");
   if (r != 0 || engine_sync(e) != 0) return -1;
-  t0 = now_seconds();
+  t0 = bench_now();
   if (engine_send(e, "go perft %d", depth) != 0 || engine_wait(e, "Nodes searched:") != 0)
     return -1;
-  *seconds = now_seconds() - t0;
+  *seconds = bench_now() - t0;
   errno = 0;
   *nodes = strtoull(e->line + strlen("Nodes searched:"), &end, 10);
   if (errno != 0 || end == e->line + strlen("Nodes searched:")) return -1;
@@ -309,7 +264,7 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN); /* a dead engine shows up as a write error, not a signal */
   arb_init();
 
-  have_peer = find_stockfish(sf_path, sizeof sf_path);
+  have_peer = bench_find_peer("STOCKFISH", stockfish_names, "perft", sf_path, sizeof sf_path);
   if (have_peer) {
     if (engine_start(&sf, sf_path) != 0 || engine_handshake(&sf) != 0) {
       fprintf(stderr, "perft: %s did not answer the UCI handshake\n", sf_path);
@@ -344,9 +299,9 @@ int main(int argc, char **argv) {
     }
 
     for (r = 0; r < runs; r++) {
-      double t0 = now_seconds(), dt;
+      double t0 = bench_now(), dt;
       uint64_t got = arb_perft(&pos, depth);
-      dt = now_seconds() - t0;
+      dt = bench_now() - t0;
       if (got != want) {
         fprintf(stderr, "perft: %s depth %d: ours %" PRIu64 ", expected %" PRIu64 "\n", c->name,
                 depth, got, want);

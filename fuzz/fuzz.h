@@ -41,4 +41,7 @@ const char *fuzz_start_position(const uint8_t *data, size_t size, struct arb_pos
  * or after max lines. */
 const char *fuzz_next_line(const char **p, const char *end, size_t *len, int *count, int max);
 
+/* 1 if a and b agree on every field that defines a position (not the reserved padding). */
+int fuzz_same_position(const struct arb_position *a, const struct arb_position *b);
+
 #endif

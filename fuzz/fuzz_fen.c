@@ -18,16 +18,6 @@
 #include "arbiter/arbiter.h"
 #include "fuzz.h"
 
-/* Every field that defines a position (not the reserved padding). */
-static int same_position(const arb_position *a, const arb_position *b) {
-  return memcmp(a->by_type, b->by_type, sizeof a->by_type) == 0 &&
-         memcmp(a->by_color, b->by_color, sizeof a->by_color) == 0 &&
-         a->castling_rooks == b->castling_rooks && a->key == b->key &&
-         memcmp(a->board, b->board, sizeof a->board) == 0 && a->turn == b->turn &&
-         a->ep_square == b->ep_square && a->chess960 == b->chess960 &&
-         a->halfmove_clock == b->halfmove_clock && a->fullmove_number == b->fullmove_number;
-}
-
 /* The key a re-read of pos's FEN must produce: the en passant file only counts when the
  * capture is legal, because only then does FEN output write the square. */
 static uint64_t written_key(const arb_position *pos) {
@@ -104,7 +94,7 @@ static void check_moves(const arb_position *pos, const char *fen) {
       FUZZ_CHECK_CTX(last == (arb_has_legal_move(&next) ? '+' : '#'), ctx);
     }
     arb_unmake_move(&next, m, &undo);
-    FUZZ_CHECK_CTX(same_position(&next, pos), ctx);
+    FUZZ_CHECK_CTX(fuzz_same_position(&next, pos), ctx);
   }
 }
 

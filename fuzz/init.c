@@ -32,3 +32,12 @@ const char *fuzz_next_line(const char **p, const char *end, size_t *len, int *co
   (*count)++;
   return line;
 }
+
+int fuzz_same_position(const arb_position *a, const arb_position *b) {
+  return memcmp(a->by_type, b->by_type, sizeof a->by_type) == 0 &&
+         memcmp(a->by_color, b->by_color, sizeof a->by_color) == 0 &&
+         a->castling_rooks == b->castling_rooks && a->key == b->key &&
+         memcmp(a->board, b->board, sizeof a->board) == 0 && a->turn == b->turn &&
+         a->ep_square == b->ep_square && a->chess960 == b->chess960 &&
+         a->halfmove_clock == b->halfmove_clock && a->fullmove_number == b->fullmove_number;
+}

@@ -9,7 +9,7 @@ for what in "${@:-build}"; do
   case "$what" in
   build) ;;
   test) want="$want libcriterion-dev nodejs npm clang-format binutils" ;;
-  bench) want="$want stockfish" ;;
+  bench) want="$want stockfish pgn-extract" ;;
   fuzz) want="$want clang libclang-rt-dev" ;;
   *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
   esac

@@ -141,7 +141,6 @@ void ref_state_free(ref_state *st) {
 typedef arb_status (*ref_handler)(ref_state *st, const ref_event *ev, json_t *answer,
                                   const char **code, char *message, size_t message_size);
 
-
 static arb_status need_by(const ref_event *ev, const char **code, char *msg, size_t size) {
   if (ev->by >= 0) return ARB_OK;
   *code = "bad_event";

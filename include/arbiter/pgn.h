@@ -73,6 +73,8 @@ typedef struct arb_pgn_location {
   int depth;     /* variation depth: 0 = main line */
 } arb_pgn_location;
 
+/* At most 64 errors and 64 warnings of one game reach the `error` callback; the counts in
+ * arb_pgn_game_end and arb_pgn_stats include all of them. */
 typedef struct arb_pgn_error {
   arb_pgn_problem problem;
   uint8_t warning; /* 1: not an error — the game stands (e.g. moves played on after a fivefold
@@ -94,7 +96,6 @@ typedef struct arb_pgn_move {
   const arb_position *after;  /* position after it */
   int ply;                    /* 1-based ply counted from the game's start position */
   int depth;                  /* 0 = main line */
-  uint8_t suffix_nag;         /* "!" 1, "?" 2, "!!" 3, "??" 4, "!?" 5, "?!" 6; 0 none */
 } arb_pgn_move;
 
 /* How a game's reading ended. */
@@ -129,6 +130,7 @@ typedef struct arb_pgn_visitor {
   int (*move)(void *ctx, const arb_pgn_move *move);
   /* A comment ({...} or ; to the end of the line), text between the delimiters, as written. */
   int (*comment)(void *ctx, const char *text, size_t len, int depth);
+  /* A NAG: "$n", or a suffix mark after a move: "!" 1, "?" 2, "!!" 3, "??" 4, "!?" 5, "?!" 6. */
   int (*nag)(void *ctx, int nag, int depth);
   int (*begin_variation)(void *ctx, int depth); /* depth of the new variation (1 = first) */
   int (*end_variation)(void *ctx, int depth);
@@ -198,11 +200,13 @@ ARB_API void arb_pgn_writer_free(arb_pgn_writer *writer);
 /* Starts a game: forgets the previous game's tags (the buffer keeps its text). */
 ARB_API void arb_pgn_writer_begin_game(arb_pgn_writer *w);
 /* Adds a tag pair (name and value as plain text; the writer escapes).  The Seven Tag Roster
- * is written first in its order (missing ones as "?" values, Result as "*"), other tags after
- * it in the order given; a repeated tag keeps its first value.  Names must be PGN symbols. */
+ * is written first in its order (missing ones as "?", Date as "????.??.??"), other tags after
+ * it in the order given; a repeated tag keeps its first value.  The Result tag always repeats
+ * the result given to arb_pgn_writer_end_game, so tag and termination marker agree.  Names
+ * must be PGN symbols.  The game's text appears in the buffer at arb_pgn_writer_end_game. */
 ARB_API arb_status arb_pgn_writer_tag(arb_pgn_writer *w, const char *name, size_t name_len,
                                       const char *value, size_t value_len);
-/* Ends the tag section (writes it); called implicitly by the first movetext call. */
+/* Ends the tag section; called implicitly by the first movetext call. */
 ARB_API arb_status arb_pgn_writer_begin_moves(arb_pgn_writer *w);
 /* A move in SAN, played in `before` (move number and "N..." follow from it). */
 ARB_API arb_status arb_pgn_writer_move(arb_pgn_writer *w, const arb_position *before,

@@ -13,6 +13,7 @@
 #include "arbiter/pgn.h"
 #include "board/zobrist.h"
 #include "game/ending.h"
+#include "notation/text.h"
 
 enum { ST_BETWEEN, ST_HEADER, ST_MOVES, ST_SKIP };
 #define KEY_RING 256 /* main-line keys kept for repetitions (the 75-move rule stops at 150) */
@@ -52,6 +53,7 @@ struct arb_pgn_reader {
   uint8_t user_skip; /* a callback asked to skip the rest of the game */
   uint8_t str_seen;  /* Seven Tag Roster tags seen in this header (bit per tag) */
   uint8_t has_fen, has_setup, setup_one, chess960, skipped, after_move, expect_number;
+  uint8_t variant_seen, termination_seen;
   uint32_t number_seen; /* last move number read (strict mode compares it) */
   char fen[128];
   char variant[48];
@@ -70,7 +72,8 @@ struct arb_pgn_reader {
   arb_result main_end_result;
   uint64_t keys[KEY_RING]; /* repetition keys of the main line, indexed by ply */
 
-  char *scratch; /* text conversion (UTF-8, unescaping): 2 * ARB_PGN_MAX_TOKEN + 1 */
+  char *scratch; /* text conversion: [0, 2 MAX) UTF-8 output, [2 MAX, 3 MAX] unescaped tag value */
+  uint8_t token_at_end; /* the token being processed runs to the end of the input */
   char msg[256];
   arb_pgn_stats stats;
 };
@@ -162,6 +165,38 @@ static uint32_t column_of(const arb_pgn_reader *r, const char *p) {
 static void report(arb_pgn_reader *r, arb_pgn_problem problem, const char *at, size_t at_len,
                    int ply, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
+/* 1 if s[0, n) is valid UTF-8 (no overlongs, no surrogates). */
+static int valid_utf8(const unsigned char *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    unsigned c = s[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    size_t k;
+    unsigned min;
+    if (c >= 0xc2 && c <= 0xdf)
+      k = 1, min = 0x80;
+    else if (c >= 0xe0 && c <= 0xef)
+      k = 2, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+      k = 3, min = 0x10000;
+    else
+      return 0;
+    if (n - i <= k) return 0;
+    unsigned cp = c & (0x3fu >> k);
+    for (size_t j = 1; j <= k; j++) {
+      unsigned d = s[i + j];
+      if ((d & 0xc0) != 0x80) return 0;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    i += k + 1;
+  }
+  return 1;
+}
+
 static void vreport(arb_pgn_reader *r, int warning, arb_pgn_problem problem, const char *at,
                     size_t at_len, int ply, const char *fmt, va_list ap) {
   if (warning) {
@@ -174,6 +209,23 @@ static void vreport(arb_pgn_reader *r, int warning, arb_pgn_problem problem, con
   }
   if (!r->v.error) return;
   vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+  /* Messages quote the input: keep them valid UTF-8 ('?' for any other byte). */
+  unsigned char *m = (unsigned char *)r->msg;
+  for (size_t i = 0; m[i];) {
+    size_t k = m[i] < 0x80                    ? 1
+               : m[i] >= 0xc2 && m[i] <= 0xdf ? 2
+               : m[i] >= 0xe0 && m[i] <= 0xef ? 3
+               : m[i] >= 0xf0 && m[i] <= 0xf4 ? 4
+                                              : 0;
+    size_t have = 0;
+    while (have < k && m[i + have])
+      have++;
+    if (k == 0 || have < k || !valid_utf8(m + i, k)) {
+      m[i++] = '?';
+      continue;
+    }
+    i += k;
+  }
   arb_pgn_error e;
   e.problem = problem;
   e.warning = (uint8_t)warning;
@@ -207,38 +259,6 @@ static void warn(arb_pgn_reader *r, arb_pgn_problem problem, const char *at, siz
 }
 
 /* ---- text: UTF-8 check, Latin-1 conversion, whitespace folding ---- */
-
-/* 1 if s[0, n) is valid UTF-8 (no overlongs, no surrogates). */
-static int valid_utf8(const unsigned char *s, size_t n) {
-  size_t i = 0;
-  while (i < n) {
-    unsigned c = s[i];
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    size_t k;
-    unsigned min;
-    if (c >= 0xc2 && c <= 0xdf)
-      k = 1, min = 0x80;
-    else if (c >= 0xe0 && c <= 0xef)
-      k = 2, min = 0x800;
-    else if (c >= 0xf0 && c <= 0xf4)
-      k = 3, min = 0x10000;
-    else
-      return 0;
-    if (n - i <= k) return 0;
-    unsigned cp = c & (0x3fu >> k);
-    for (size_t j = 1; j <= k; j++) {
-      unsigned d = s[i + j];
-      if ((d & 0xc0) != 0x80) return 0;
-      cp = (cp << 6) | (d & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-    i += k + 1;
-  }
-  return 1;
-}
 
 /* Text as UTF-8: returned as is when valid, else converted from Latin-1 into r->scratch.
  * Control characters other than blanks become spaces when `fold` (comments) is set, and runs of
@@ -339,6 +359,7 @@ static void reset_game(arb_pgn_reader *r) {
   r->user_skip = 0;
   r->str_seen = 0;
   r->has_fen = r->has_setup = r->setup_one = r->chess960 = r->skipped = 0;
+  r->variant_seen = r->termination_seen = 0;
   r->after_move = 0;
   r->expect_number = 0;
   r->number_seen = 0;
@@ -534,14 +555,14 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   while (i < n && is_ws((unsigned char)t[i]))
     i++;
   if (i >= n || t[i] != '"') {
-    report(r, ARB_PGN_TAG, t + i, 1, 0, "tag %.*s has no quoted value", (int)(name_e - name_b),
-           t + name_b);
+    report(r, ARB_PGN_TAG, t + (i < n ? i : n - 1), 1, 0, "tag %.*s has no quoted value",
+           (int)(name_e - name_b), t + name_b);
     return;
   }
   i++;
   /* Unescape \" and \\ into the scratch buffer's upper half (a backslash before anything else
    * is kept: "Analysis\ Analyse"). */
-  char *val = r->scratch + ARB_PGN_MAX_TOKEN;
+  char *val = r->scratch + 2 * (size_t)ARB_PGN_MAX_TOKEN;
   size_t k = 0;
   int closed = 0;
   for (; i < n; i++) {
@@ -559,15 +580,19 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
     val[k++] = c;
   }
   if (!closed) {
-    report(r, ARB_PGN_TAG, t, n, 0, "tag %.*s: unterminated string", (int)(name_e - name_b),
-           t + name_b);
+    if (r->token_at_end)
+      report(r, ARB_PGN_TRUNCATED, t, n, 0, "tag %.*s: the input ends inside its value",
+             (int)(name_e - name_b), t + name_b);
+    else
+      report(r, ARB_PGN_TAG, t, n, 0, "tag %.*s: unterminated string", (int)(name_e - name_b),
+             t + name_b);
     return;
   }
   while (i < n && is_ws((unsigned char)t[i]))
     i++;
   if (i >= n || t[i] != ']')
-    report(r, ARB_PGN_TAG, t + (i < n ? i : n - 1), 1, 0, "tag %.*s: missing ']'",
-           (int)(name_e - name_b), t + name_b);
+    report(r, r->token_at_end && i >= n ? ARB_PGN_TRUNCATED : ARB_PGN_TAG, t + (i < n ? i : n - 1),
+           1, 0, "tag %.*s: missing ']'", (int)(name_e - name_b), t + name_b);
   /* Convert to UTF-8: the value must leave the scratch's upper half alone. */
   size_t vlen;
   char *value;
@@ -593,19 +618,34 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   if (nl >= sizeof name) nl = sizeof name - 1;
   memcpy(name, t + name_b, nl);
   name[nl] = '\0';
+  /* A repeated tag keeps its first value, as the writer does. */
+  int seen = 0;
   for (int s = 0; s < 7; s++)
-    if (strcmp(name, str_names[s]) == 0) r->str_seen |= (uint8_t)(1u << s);
+    if (strcmp(name, str_names[s]) == 0) {
+      seen = (r->str_seen >> s) & 1;
+      r->str_seen |= (uint8_t)(1u << s);
+    }
   if (strcmp(name, "FEN") == 0) {
-    r->has_fen = 1;
-    copy_tag(r->fen, sizeof r->fen, value, vlen);
+    seen = r->has_fen;
+    if (!seen) {
+      r->has_fen = 1;
+      copy_tag(r->fen, sizeof r->fen, value, vlen);
+    }
   } else if (strcmp(name, "SetUp") == 0) {
-    r->has_setup = 1;
-    r->setup_one = vlen == 1 && value[0] == '1';
+    seen = r->has_setup;
+    if (!seen) {
+      r->has_setup = 1;
+      r->setup_one = vlen == 1 && value[0] == '1';
+    }
   } else if (strcmp(name, "Variant") == 0) {
-    copy_tag(r->variant, sizeof r->variant, value, vlen);
+    seen = r->variant_seen;
+    if (!seen) copy_tag(r->variant, sizeof r->variant, value, vlen);
+    r->variant_seen = 1;
   } else if (strcmp(name, "Termination") == 0) {
-    copy_tag(r->termination, sizeof r->termination, value, vlen);
-  } else if (strcmp(name, "Result") == 0) {
+    seen = r->termination_seen;
+    if (!seen) copy_tag(r->termination, sizeof r->termination, value, vlen);
+    r->termination_seen = 1;
+  } else if (strcmp(name, "Result") == 0 && !seen) {
     arb_result res;
     if (arb_pgn_result_parse(value, vlen, &res) == 0) {
       r->has_tag_result = 1;
@@ -615,6 +655,8 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
              (int)(vlen > 40 ? 40 : vlen), value);
     }
   }
+  if (seen && (r->opt.flags & ARB_PGN_STRICT))
+    report(r, ARB_PGN_NOT_STRICT, t, n, 0, "tag %s repeated: the first value counts", name);
   /* The value is NUL-terminated for the visitor: both buffers have room for it. */
   value[vlen] = '\0';
   if (r->v.tag && !r->user_skip && r->v.tag(r->v.ctx, name, nl, value, vlen)) r->user_skip = 1;
@@ -685,6 +727,15 @@ static void move_token(arb_pgn_reader *r, const char *t, size_t n) {
              err.message);
     L->dead = 1;
     return;
+  }
+  if (strict && m != ARB_MOVE_NULL) {
+    /* Export format marks every check and mate; strict SAN reading lets a missing mark pass. */
+    char mark[2] = {0, 0};
+    arb__check_suffix(&L->pos, m, mark);
+    char last = t[n - 1];
+    if (mark[0] && last != mark[0])
+      report(r, ARB_PGN_NOT_STRICT, t, n, ply, "%.*s: %s not marked with '%c'", (int)n, t,
+             mark[0] == '#' ? "checkmate" : "check", mark[0]);
   }
   if (strict && r->depth == 0) {
     if (L->pos.turn == ARB_WHITE && !r->number_seen)
@@ -823,12 +874,18 @@ static void symbol_token(arb_pgn_reader *r, const char *t, size_t n) {
       i++;
     }
     if (i == n || t[i] == '.') {
+      if (i == n && (r->opt.flags & ARB_PGN_STRICT))
+        report(r, ARB_PGN_NOT_STRICT, t, n, 0, "move number %.*s without a period", (int)n, t);
       r->number_seen = num ? num : 1;
       r->after_move = 0;
       return; /* the caller continues after the dots */
     }
   }
-  if (t[0] == '.') return; /* "..." between a number and Black's move */
+  if (t[0] == '.') { /* "..." apart from its number: "1 ... e5" */
+    if (r->opt.flags & ARB_PGN_STRICT)
+      report(r, ARB_PGN_NOT_STRICT, t, n, 0, "periods apart from their move number");
+    return;
+  }
   if (r->after_move &&
       ((n == 4 && memcmp(t, "e.p.", 4) == 0) || (n == 2 && memcmp(t, "ep", 2) == 0))) {
     if (r->opt.flags & ARB_PGN_STRICT)
@@ -942,26 +999,54 @@ static void advance_lines(arb_pgn_reader *r, const char *p, size_t n) {
   }
 }
 
+/* Whether t looks like the start of a tag pair: '[', a name, a '"'. */
+static int looks_like_tag(const char *t, size_t n) {
+  size_t i = 1;
+  while (i < n && is_ws((unsigned char)t[i]))
+    i++;
+  size_t b = i;
+  while (i < n && is_sym((unsigned char)t[i]) && t[i] != '.')
+    i++;
+  if (i == b) return 0;
+  while (i < n && is_ws((unsigned char)t[i]))
+    i++;
+  return i < n && t[i] == '"';
+}
+
+/* The game-boundary part of a tag token: a tag after movetext starts the next game, and so does
+ * a Seven Tag Roster tag seen already in this header when a blank line comes before it (a game
+ * with tags and no movetext).  Between games, only something that looks like a tag starts a
+ * game (a stray '[' is junk).  Returns 0 when the token is junk and must be dropped. */
+static int tag_start(arb_pgn_reader *r, const char *t, size_t n, int blank_before) {
+  if (r->state == ST_HEADER && blank_before) {
+    for (int s = 0; s < 7; s++) {
+      size_t len = strlen(str_names[s]);
+      if ((r->str_seen & (1u << s)) && n > len + 1 && memcmp(t + 1, str_names[s], len) == 0 &&
+          !is_sym((unsigned char)t[1 + len])) {
+        end_game(r, t);
+        break;
+      }
+    }
+  }
+  if (r->state == ST_MOVES || r->state == ST_SKIP) end_game(r, t);
+  if (r->state == ST_BETWEEN) {
+    if (!looks_like_tag(t, n)) {
+      if (!r->junk_reported) report(r, ARB_PGN_SYNTAX, t, n, 0, "unexpected text between games");
+      r->junk_reported = 1;
+      r->game_errors = 0;
+      return 0;
+    }
+    begin_game(r);
+  }
+  return 1;
+}
+
 /* Processes one complete token. */
 static void process_token(arb_pgn_reader *r, const char *t, size_t n, int kind, int blank_before) {
   int at_line_start = r->base + (uint64_t)(t - r->buf) == r->line_start;
   if (kind == '%' && at_line_start) return; /* escape line: ignored */
   if (kind == '[') {
-    if (r->state == ST_HEADER && blank_before) {
-      /* After a blank line, a Seven Tag Roster tag seen already starts the next game (a game
-       * with tags and no movetext). */
-      for (int s = 0; s < 7; s++) {
-        size_t len = strlen(str_names[s]);
-        if ((r->str_seen & (1u << s)) && n > len + 1 && memcmp(t + 1, str_names[s], len) == 0 &&
-            !is_sym((unsigned char)t[1 + len])) {
-          end_game(r, t);
-          break;
-        }
-      }
-    }
-    if (r->state == ST_MOVES || r->state == ST_SKIP) end_game(r, t);
-    if (r->state == ST_BETWEEN) begin_game(r);
-    tag_token(r, t, n);
+    if (tag_start(r, t, n, blank_before)) tag_token(r, t, n);
     return;
   }
   if (r->state == ST_BETWEEN) {
@@ -998,9 +1083,12 @@ static void process_token(arb_pgn_reader *r, const char *t, size_t n, int kind, 
     while (i < n && t[i] >= '0' && t[i] <= '9')
       i++;
     if (i > 0 && i < n && t[i] == '.') {
-      symbol_token(r, t, i);
       while (i < n && t[i] == '.')
         i++;
+      symbol_token(r, t, i);
+      if (i < n && (r->opt.flags & ARB_PGN_STRICT))
+        report(r, ARB_PGN_NOT_STRICT, t, n, 0, "move number glued to its move: %.*s",
+               (int)(n > 16 ? 16 : n), t);
       if (i < n) symbol_token(r, t + i, n - i);
     } else {
       symbol_token(r, t, n);
@@ -1025,7 +1113,14 @@ static void run(arb_pgn_reader *r, int final) {
   }
   while (p < end) {
     if (r->discard) {
-      char *q = memchr(p, r->discard == '{' ? '}' : '\n', (size_t)(end - p));
+      char *q;
+      if (r->discard == ' ') { /* the rest of an over-long symbol: up to a blank */
+        for (q = p; q < end && !is_ws((unsigned char)*q) && *q != '\n'; q++)
+          ;
+        if (q == end) q = NULL;
+      } else {
+        q = memchr(p, r->discard == '{' ? '}' : '\n', (size_t)(end - p));
+      }
       char *stop = q ? q + (r->discard == '{') : end;
       advance_lines(r, p, (size_t)(stop - p));
       p = stop;
@@ -1054,16 +1149,27 @@ static void run(arb_pgn_reader *r, int final) {
     if (n == 0) break;
     int blank = r->newlines >= 2;
     r->newlines = 0;
-    if ((kind == '{' || kind == ';' || kind == '%') && n > ARB_PGN_MAX_TOKEN &&
-        !(kind == '{' && p[n - 1] == '}')) {
-      report(r, ARB_PGN_LIMIT, p, 1, 0, "comment longer than %u bytes: dropped",
-             (unsigned)ARB_PGN_MAX_TOKEN);
-      advance_lines(r, p, n);
+    if (n > ARB_PGN_MAX_TOKEN &&
+        (kind == '{' || kind == ';' || kind == '%' || kind == '[' || kind == 's' || kind == 'j')) {
+      /* Longer than any real token: reported and dropped, up to its natural end. */
+      int closed = p + n < end || final;
+      if (kind == '{') closed = p[n - 1] == '}';
+      if (kind == '[') {
+        closed = p[n - 1] == ']' || (p + n < end && p[n] == '\n') || final;
+        if (tag_start(r, p, n, blank))
+          report(r, ARB_PGN_LIMIT, p, 1, 0, "tag longer than %u bytes: dropped",
+                 (unsigned)ARB_PGN_MAX_TOKEN);
+      } else {
+        report(r, ARB_PGN_LIMIT, p, 1, 0, "%s longer than %u bytes: dropped",
+               kind == 's' || kind == 'j' ? "token" : "comment", (unsigned)ARB_PGN_MAX_TOKEN);
+        if (r->state == ST_MOVES && (kind == 's' || kind == 'j')) r->stack[r->depth].dead = 1;
+      }
+      if (kind == '{') advance_lines(r, p, n);
       p += n;
-      if (!final) r->discard = (char)kind;
+      if (!closed) r->discard = kind == '{' ? '{' : kind == 's' || kind == 'j' ? ' ' : ';';
       continue;
     }
-    if (kind == '[' && n > ARB_PGN_MAX_TOKEN) n = ARB_PGN_MAX_TOKEN; /* cut: reported as bad */
+    r->token_at_end = final && p + n == end;
     uint64_t line0 = r->line, ls0 = r->line_start;
     process_token(r, p, n, kind, blank);
     (void)line0;
@@ -1086,7 +1192,7 @@ arb_pgn_reader *arb_pgn_reader_new(const arb_pgn_options *opts, const arb_pgn_vi
   if (!r->rules) r->rules = arb_rules_get(ARB_RULES_FIDE);
   r->cap = 1u << 16;
   r->buf = malloc(r->cap);
-  r->scratch = malloc(2 * (size_t)ARB_PGN_MAX_TOKEN + 2);
+  r->scratch = malloc(3 * (size_t)ARB_PGN_MAX_TOKEN + 2);
   if (!r->buf || !r->scratch || !ensure_stack(r, 0)) {
     arb_pgn_reader_free(r);
     return NULL;

@@ -33,6 +33,10 @@ struct arb_pgn_writer {
   int depth, skip_from; /* variation depth; >0: dropping variations from that depth on */
   int status;           /* ARB_ERR_NO_MEMORY once memory ran out */
   uint8_t glue;         /* the next token follows the last one without a blank: "(" */
+  /* The movetext of the game being written: the tags go out first, at the end of the game,
+   * when the result that the Result tag must repeat is known. */
+  char *mt;
+  size_t mt_len, mt_cap;
 };
 
 static const char *const str_names[7] = {"Event", "Site",  "Date",  "Round",
@@ -49,6 +53,16 @@ static int grow(char **p, size_t *cap, size_t need) {
   *p = q;
   *cap = c;
   return 1;
+}
+
+static void put_mt(arb_pgn_writer *w, const char *s, size_t n) {
+  if (w->status) return;
+  if (!grow(&w->mt, &w->mt_cap, w->mt_len + n + 1)) {
+    w->status = ARB_ERR_NO_MEMORY;
+    return;
+  }
+  memcpy(w->mt + w->mt_len, s, n);
+  w->mt_len += n;
 }
 
 static void put(arb_pgn_writer *w, const char *s, size_t n) {
@@ -78,6 +92,7 @@ arb_pgn_writer *arb_pgn_writer_new(unsigned flags) {
 void arb_pgn_writer_free(arb_pgn_writer *w) {
   if (!w) return;
   free(w->out);
+  free(w->mt);
   free(w->arena);
   free(w->tags);
   free(w);
@@ -93,6 +108,7 @@ void arb_pgn_writer_begin_game(arb_pgn_writer *w) {
   w->depth = 0;
   w->skip_from = 0;
   w->glue = 0;
+  w->mt_len = 0;
 }
 
 static int is_symbol_name(const char *s, size_t n) {
@@ -155,16 +171,18 @@ static void put_tag(arb_pgn_writer *w, const char *name, size_t nl, const char *
   put(w, "\"]\n", 3);
 }
 
-arb_status arb_pgn_writer_begin_moves(arb_pgn_writer *w) {
-  if (w->in_moves) return (arb_status)w->status;
+/* The tag section: the Seven Tag Roster in its order (Result repeating the game's result),
+ * then the other tags as given. */
+static void write_tags(arb_pgn_writer *w, arb_result result) {
   for (int s = 0; s < 7; s++) {
     size_t nl = strlen(str_names[s]);
-    const char *v = str_defaults[s];
+    const char *v = s == 6 ? arb_result_string(result) : str_defaults[s];
     size_t vl = strlen(v);
-    for (int i = 0; i < w->ntags; i++)
+    for (int i = 0; i < w->ntags && s < 6; i++)
       if (w->tags[i].name_len == nl && memcmp(w->arena + w->tags[i].name, str_names[s], nl) == 0) {
         v = w->arena + w->tags[i].value;
         vl = w->tags[i].value_len;
+        break;
       }
     put_tag(w, str_names[s], nl, v, vl);
   }
@@ -177,6 +195,10 @@ arb_status arb_pgn_writer_begin_moves(arb_pgn_writer *w) {
     if (!is_str) put_tag(w, w->arena + e->name, e->name_len, w->arena + e->value, e->value_len);
   }
   put(w, "\n", 1);
+}
+
+arb_status arb_pgn_writer_begin_moves(arb_pgn_writer *w) {
+  if (w->in_moves) return (arb_status)w->status;
   w->in_moves = 1;
   w->need_number = 1;
   w->line_len = 0;
@@ -188,13 +210,13 @@ static void token(arb_pgn_writer *w, const char *s, size_t n) {
   int glue = w->glue;
   w->glue = 0;
   if (w->line_len > 0 && w->line_len + !glue + (int)n > LINE_MAX_COLS) {
-    put(w, "\n", 1);
+    put_mt(w, "\n", 1);
     w->line_len = 0;
   } else if (w->line_len > 0 && !glue) {
-    put(w, " ", 1);
+    put_mt(w, " ", 1);
     w->line_len++;
   }
-  put(w, s, n);
+  put_mt(w, s, n);
   w->line_len += (int)n;
 }
 
@@ -353,7 +375,10 @@ arb_status arb_pgn_writer_end_game(arb_pgn_writer *w, arb_result result) {
     arb_pgn_writer_end_variation(w);
   const char *r = arb_result_string(result);
   token(w, r, strlen(r));
+  write_tags(w, result);
+  put(w, w->mt, w->mt_len);
   put(w, "\n\n", 2);
+  w->mt_len = 0;
   w->line_len = 0;
   return (arb_status)w->status;
 }

@@ -42,21 +42,59 @@ static int centrality(arb_square s) {
   return df < dr ? df : dr;
 }
 
+/* Whether the legal move m gives check, from bitboards alone (no make): the moved piece's
+ * attacks from its new square, and discovered attacks through the squares it left. */
+static int gives_check(const arb_position *p, arb_move m) {
+  const int us = p->turn, them = us ^ 1;
+  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+  const arb_square ek = arb__king_sq(p, them);
+  const unsigned kind = ARB_MOVE_KIND(m);
+  arb_bitboard own = p->by_color[us];
+  arb_bitboard occ = p->by_type[0];
+  arb_bitboard pawns = p->by_type[ARB_PAWN] & own, knights = p->by_type[ARB_KNIGHT] & own;
+  arb_bitboard diag = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & own;
+  arb_bitboard orth = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & own;
+  arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
+  arb_square dest = to;
+  if (kind == ARB_MOVE_CASTLING) {
+    /* King to g/c, rook to f/d (Chess960 too): only the rook can give check. */
+    arb_square kto = (arb_square)((us == ARB_WHITE ? 0 : 56) + (to > from ? 6 : 2));
+    arb_square rto = (arb_square)((us == ARB_WHITE ? 0 : 56) + (to > from ? 5 : 3));
+    occ = (occ & ~ARB_BB(from) & ~ARB_BB(to)) | ARB_BB(kto) | ARB_BB(rto);
+    orth = (orth & ~ARB_BB(to)) | ARB_BB(rto);
+    return (arb__rook_attacks(ek, occ) & orth) != 0;
+  }
+  /* Remove the mover from every set, then put the piece it becomes on `dest`. */
+  arb_bitboard fb = ARB_BB(from), tb = ARB_BB(dest);
+  pawns &= ~fb, knights &= ~fb, diag &= ~fb, orth &= ~fb;
+  occ = (occ & ~fb) | tb;
+  if (kind == ARB_MOVE_EN_PASSANT) occ &= ~ARB_BB(to ^ 8);
+  if (kind == ARB_MOVE_PROMOTION) type = ARB_MOVE_PROMO(m);
+  switch (type) {
+  case ARB_PAWN: pawns |= tb; break;
+  case ARB_KNIGHT: knights |= tb; break;
+  case ARB_BISHOP: diag |= tb; break;
+  case ARB_ROOK: orth |= tb; break;
+  case ARB_QUEEN: diag |= tb, orth |= tb; break;
+  default: break;
+  }
+  return ((arb__tab.pawn[them][ek] & pawns) | (arb__tab.knight[ek] & knights) |
+          (arb__bishop_attacks(ek, occ) & diag) | (arb__rook_attacks(ek, occ) & orth)) != 0;
+}
+
 /* Ordering score: higher first.  m is legal (from the generator). */
 static int score(const arb_position *p, arb_move m, int winner_to_move) {
   int s = 0;
-  arb_position next = *p;
-  arb_undo u;
-  arb_make_move(&next, m, &u);
-  if (arb_in_check(&next)) s += 100;
+  if (gives_check(p, m)) s += 100;
   if (winner_to_move && p->board[ARB_MOVE_TO(m)]) s += 20;
   if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) s += 10 + (int)ARB_MOVE_PROMO(m);
   /* Head for a mating net: the loser's king goes to the edge, the winner's pieces close in. */
   int loser = winner_to_move ? p->turn ^ 1 : p->turn;
-  arb_square lk = arb__king_sq(&next, loser);
+  arb_square lk = arb__king_sq(p, loser);
   if (!winner_to_move) {
-    if (ARB_PIECE_TYPE(p->board[ARB_MOVE_FROM(m)]) == ARB_KING)
-      s += 4 * (centrality(ARB_MOVE_FROM(m)) - centrality(lk));
+    if (ARB_PIECE_TYPE(p->board[ARB_MOVE_FROM(m)]) == ARB_KING &&
+        ARB_MOVE_KIND(m) != ARB_MOVE_CASTLING)
+      s += 4 * (centrality(ARB_MOVE_FROM(m)) - centrality(ARB_MOVE_TO(m)));
   } else {
     s += 2 * (distance(ARB_MOVE_FROM(m), lk) - distance(ARB_MOVE_TO(m), lk));
   }
@@ -66,10 +104,12 @@ static int score(const arb_position *p, arb_move m, int winner_to_move) {
 /* 1 when the loser is mated within `depth` plies from p; the line is written from `ply`. */
 static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   if (s->nodes++ >= s->budget) return 0;
+  if (depth == 0) /* mate: the loser to move, in check, without a move */
+    return p->turn != s->winner && arb_in_check(p) && !arb_has_legal_move(p);
   arb_move moves[ARB_MAX_MOVES];
   int n = arb_generate_legal(p, moves);
   if (n == 0) return p->turn != s->winner && arb_in_check(p);
-  if (depth == 0) return 0;
+  if (!s->tt && s->nodes > 4096) s->tt = calloc(TT_SIZE, sizeof *s->tt); /* only for long runs */
   tt_entry *e = s->tt ? &s->tt[p->key & (TT_SIZE - 1)] : NULL;
   if (e && e->key == p->key && e->depth >= depth) return 0; /* searched in vain before */
   int winner_to_move = p->turn == s->winner;
@@ -77,6 +117,21 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
    * left the loser's move must leave a mate in one (any move may). */
   if (depth == 1 && !winner_to_move) return 0;
   int scores[ARB_MAX_MOVES];
+  if (depth == 1) {
+    /* Mate in one: only checks, no ordering needed. */
+    for (int i = 0; i < n; i++) {
+      if (!gives_check(p, moves[i])) continue;
+      arb_position next = *p;
+      arb_undo u;
+      arb_make_move(&next, moves[i], &u);
+      s->nodes++;
+      if (!arb_has_legal_move(&next)) {
+        s->line[ply] = moves[i];
+        return 1;
+      }
+    }
+    return 0;
+  }
   for (int i = 0; i < n; i++)
     scores[i] = score(p, moves[i], winner_to_move);
   for (int i = 0; i < n; i++) {
@@ -89,7 +144,6 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     scores[best] = scores[i];
     moves[i] = m;
     scores[i] = sc;
-    if (depth == 1 && sc < 100) break; /* no check: cannot mate now */
     arb_position next = *p;
     arb_undo u;
     arb_make_move(&next, m, &u);
@@ -133,7 +187,7 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
     return out->verdict;
   }
   search s;
-  s.tt = calloc(TT_SIZE, sizeof *s.tt); /* 2 MB, freed below; without it the search still runs */
+  s.tt = NULL; /* 2 MB, allocated once a search runs long; without it the search still runs */
   s.winner = side;
   s.nodes = 0;
   s.budget = budget ? budget : 500000;

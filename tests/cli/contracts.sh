@@ -6,15 +6,7 @@
 set -u
 A=$1
 DATA=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-pass=0
-check() { # description, then a command that must succeed
-  d=$1
-  shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $d"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/lib.sh"
 
 for c in perft query; do
   "$A" $c --help >"$T/help" 2>&1
@@ -115,5 +107,4 @@ check "dead 3: a lone king cannot mate" sh -c "sed -n 3p '$T/dead' | grep -q '\"
 "$A" dead --help | grep -q "usage: arbiter dead"
 check "dead --help" test $? -eq 0
 
-echo "$pass passed, $fail failed"
-test "$fail" -eq 0
+finish

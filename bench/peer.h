@@ -1,0 +1,22 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * peer.h: what the benchmarks share — a monotonic clock and finding the peer program
+ * (Stockfish, pgn-extract) that a benchmark measures against in the same run.
+ */
+#ifndef ARB_BENCH_PEER_H
+#define ARB_BENCH_PEER_H
+
+#include <stddef.h>
+
+/* Monotonic time in seconds. */
+double bench_now(void);
+/* 1 if path names an executable file. */
+int bench_is_executable(const char *path);
+/* Resolves name (a path when it has a '/', else looked up in PATH) into out[cap]; 1 if usable. */
+int bench_resolve(const char *name, char *out, size_t cap);
+/* Finds a peer: $env_var first (a warning naming `who` when it is set but unusable), then each
+ * of the NULL-terminated candidates.  1 if found (its path in out). */
+int bench_find_peer(const char *env_var, const char *const *candidates, const char *who, char *out,
+                    size_t cap);
+
+#endif
