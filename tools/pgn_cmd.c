@@ -300,7 +300,7 @@ static int on_begin_moves(void *ctx, const arb_position *start) {
 
 static int on_move(void *ctx, const arb_pgn_move *m) {
   gctx *g = ctx;
-  if (g->w) arb_pgn_writer_move(g->w, m->before, m->move);
+  if (g->w) arb_pgn_writer_move_to(g->w, m->before, m->move, m->after);
   if (m->depth) return 0;
   g->main_ply = m->ply;
   g->nmoves++;

@@ -211,6 +211,10 @@ ARB_API arb_status arb_pgn_writer_begin_moves(arb_pgn_writer *w);
 /* A move in SAN, played in `before` (move number and "N..." follow from it). */
 ARB_API arb_status arb_pgn_writer_move(arb_pgn_writer *w, const arb_position *before,
                                        arb_move move);
+/* The same, given also the position after the move (as arb_pgn_move has it), which must be
+ * `before` with `move` made: the check mark is read from it instead of making the move again. */
+ARB_API arb_status arb_pgn_writer_move_to(arb_pgn_writer *w, const arb_position *before,
+                                          arb_move move, const arb_position *after);
 ARB_API arb_status arb_pgn_writer_comment(arb_pgn_writer *w, const char *text, size_t len);
 ARB_API arb_status arb_pgn_writer_nag(arb_pgn_writer *w, int nag);
 ARB_API arb_status arb_pgn_writer_begin_variation(arb_pgn_writer *w);

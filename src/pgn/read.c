@@ -42,6 +42,7 @@ struct arb_pgn_reader {
   int newlines;          /* newlines since the last token (2 or more: a blank line) */
   uint8_t bom_checked;   /* the stream's first bytes were checked for a byte order mark */
   size_t resume;         /* see token_at */
+  uint64_t resume_at;    /* absolute offset of the token that resume belongs to */
   uint8_t resume_quoted; /* see token_at */
   char discard; /* inside an over-long comment: dropping bytes up to '}' ('{') or the line's
                    end (';', '%') */
@@ -909,14 +910,17 @@ static void symbol_token(arb_pgn_reader *r, const char *t, size_t n) {
 static size_t token_at(arb_pgn_reader *r, const char *p, const char *end, int final, int *kind) {
   const unsigned char c = (unsigned char)*p;
   const int more = !final && end - p <= (long)ARB_PGN_MAX_TOKEN; /* may wait for more input */
-  const char *from = p + 1 + r->resume;
+  /* The remembered progress belongs to the token that starts at resume_at, if this is it. */
+  const uint64_t at = r->base + (uint64_t)(p - r->buf);
+  const char *from = p + 1 + (at == r->resume_at ? r->resume : 0);
   const char *q;
   r->resume = 0;
+  r->resume_at = at;
   switch (c) {
   case '[': {
     /* Up to ']' outside quotes, or to the end of the line for a broken tag. */
     *kind = '[';
-    int quoted = r->resume_quoted;
+    int quoted = from > p + 1 ? r->resume_quoted : 0;
     r->resume_quoted = 0;
     for (q = from; q < end; q++) {
       if (quoted) {

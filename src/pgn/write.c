@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arbiter/pgn.h"
+#include "notation/text.h"
 
 #define LINE_MAX_COLS 79
 
@@ -224,11 +225,21 @@ static int dropping(const arb_pgn_writer *w) {
   return w->skip_from > 0 && w->depth >= w->skip_from;
 }
 
-arb_status arb_pgn_writer_move(arb_pgn_writer *w, const arb_position *before, arb_move move) {
+/* The move's SAN: after, when given, is the position after the move (its check and mobility
+ * give the suffix without making the move again). */
+static arb_status write_move(arb_pgn_writer *w, const arb_position *before, arb_move move,
+                             const arb_position *after) {
   arb_pgn_writer_begin_moves(w);
   if (dropping(w)) return ARB_OK;
   char san[ARB_SAN_MAX];
-  int n = arb_san_write(before, move, san, sizeof san);
+  int n;
+  if (after && move != ARB_MOVE_NULL) {
+    if (!arb_is_legal(before, move)) return ARB_ERR_MOVE_ILLEGAL;
+    char mark = arb_in_check(after) ? (arb_has_legal_move(after) ? '+' : '#') : 0;
+    n = arb__san_format(before, move, mark, san, sizeof san);
+  } else {
+    n = arb_san_write(before, move, san, sizeof san);
+  }
   if (n < 0 || n >= (int)sizeof san) return ARB_ERR_MOVE_ILLEGAL;
   if (before->turn == ARB_WHITE || w->need_number) {
     /* "12." or "12..." without printf: this runs once per move. */
@@ -246,6 +257,15 @@ arb_status arb_pgn_writer_move(arb_pgn_writer *w, const arb_position *before, ar
   token(w, san, (size_t)n);
   w->need_number = 0;
   return (arb_status)w->status;
+}
+
+arb_status arb_pgn_writer_move(arb_pgn_writer *w, const arb_position *before, arb_move move) {
+  return write_move(w, before, move, NULL);
+}
+
+arb_status arb_pgn_writer_move_to(arb_pgn_writer *w, const arb_position *before, arb_move move,
+                                  const arb_position *after) {
+  return after ? write_move(w, before, move, after) : ARB_ERR_ARGUMENT;
 }
 
 /* Appends text[b, e) to u with every run of blanks and control characters as one space. */
