@@ -43,6 +43,37 @@ static int cmd_demo(void) {
   }
   arb_fen_write(&pos, fen, sizeof fen, 0);
   printf("Final position: %s\n", fen);
+  /* The same game as PGN, written in export format and read back with every check. */
+  arb_pgn_writer *w = arb_pgn_writer_new(0);
+  if (!w) return 1;
+  arb_pgn_writer_begin_game(w);
+  arb_pgn_writer_tag(w, "Event", 5, "Arbiter demo", 12);
+  arb_position replay;
+  arb_position_startpos(&replay);
+  for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
+    arb_move m;
+    arb_san_read(&replay, moves[i], strlen(moves[i]), 0, &m, NULL);
+    arb_pgn_writer_move(w, &replay, m);
+    arb_undo u;
+    arb_make_move(&replay, m, &u);
+  }
+  arb_pgn_writer_end_game(w, ARB_RESULT_WHITE_WINS);
+  size_t pgn_len;
+  const char *pgn = arb_pgn_writer_data(w, &pgn_len);
+  printf("As PGN:\n%s", pgn);
+  arb_pgn_reader *r = arb_pgn_reader_new(NULL, NULL);
+  if (!r) {
+    arb_pgn_writer_free(w);
+    return 1;
+  }
+  arb_pgn_reader_feed(r, pgn, pgn_len);
+  arb_pgn_reader_finish(r);
+  arb_pgn_stats st;
+  arb_pgn_reader_stats(r, &st);
+  printf("Read back: %llu game, %llu plies, %llu errors\n", (unsigned long long)st.games,
+         (unsigned long long)st.plies, (unsigned long long)st.errors);
+  arb_pgn_reader_free(r);
+  arb_pgn_writer_free(w);
   printf("Checkmate: %s   Polyglot key: %016llx\n", arb_is_checkmate(&pos) ? "yes" : "no",
          (unsigned long long)pos.key);
   /* The game layer: a knight shuffle, a claim by an intended move, an automatic fivefold. */

@@ -970,7 +970,7 @@ static size_t token_at(arb_pgn_reader *r, const char *p, const char *end, int fi
     /* "a8(Q)": a promotion in parentheses belongs to the move. */
     if (q < end && q[0] == '(') {
       if (end - q >= 3 && q[2] == ')' && q[1] && strchr("QRBNqrbn", q[1]))
-        q += 3;
+        return (size_t)(q + 3 - p); /* the ')' ends the token, whatever follows */
       else if (end - q < 3 && more) {
         r->resume = (size_t)(q - p - 1);
         return 0;

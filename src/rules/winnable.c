@@ -23,6 +23,7 @@ typedef struct tt_entry {
 
 typedef struct search {
   int winner;
+  int width; /* > 0: only the best `width` moves of each node (a quick, incomplete probe) */
   uint64_t nodes, budget;
   arb_move line[ARB_WIN_MAX_LINE];
   tt_entry *tt; /* TT_SIZE entries, or NULL (then nothing is remembered) */
@@ -85,18 +86,27 @@ static int gives_check(const arb_position *p, arb_move m) {
 /* Ordering score: higher first.  m is legal (from the generator). */
 static int score(const arb_position *p, arb_move m, int winner_to_move) {
   int s = 0;
+  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+  const arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
   if (gives_check(p, m)) s += 100;
-  if (winner_to_move && p->board[ARB_MOVE_TO(m)]) s += 20;
   if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) s += 10 + (int)ARB_MOVE_PROMO(m);
-  /* Head for a mating net: the loser's king goes to the edge, the winner's pieces close in. */
+  /* Head for a mating net: the loser's king goes to the edge, its pieces crowd around it and
+   * leave the winner's pieces alone; the winner's pieces close in, its pawns run. */
   int loser = winner_to_move ? p->turn ^ 1 : p->turn;
   arb_square lk = arb__king_sq(p, loser);
   if (!winner_to_move) {
-    if (ARB_PIECE_TYPE(p->board[ARB_MOVE_FROM(m)]) == ARB_KING &&
-        ARB_MOVE_KIND(m) != ARB_MOVE_CASTLING)
-      s += 4 * (centrality(ARB_MOVE_FROM(m)) - centrality(ARB_MOVE_TO(m)));
+    if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) return s;
+    if (type == ARB_KING)
+      s += 4 * (centrality(from) - centrality(to));
+    else if (distance(to, lk) == 1)
+      s += 6;                  /* self-block */
+    if (p->board[to]) s -= 40; /* capturing the winner's material helps no mate */
   } else {
-    s += 2 * (distance(ARB_MOVE_FROM(m), lk) - distance(ARB_MOVE_TO(m), lk));
+    if (p->board[to]) s += 20;
+    if (type == ARB_PAWN)
+      s += 3 * (p->turn == ARB_WHITE ? ARB_RANK_OF(to) : 7 - ARB_RANK_OF(to));
+    else
+      s += 2 * (distance(from, lk) - distance(to, lk));
   }
   return s;
 }
@@ -144,6 +154,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     scores[best] = scores[i];
     moves[i] = m;
     scores[i] = sc;
+    if (s->width && i >= s->width) return 0; /* a probe: not a full search, remember nothing */
     arb_position next = *p;
     arb_undo u;
     arb_make_move(&next, m, &u);
@@ -153,7 +164,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   }
   /* Searched to the end without a mate: remember it (a key collision can only cost a
    * helpmate proof, never make one up — every line is replayed). */
-  if (e) {
+  if (e && !s->width) {
     e->key = p->key;
     e->depth = (uint8_t)depth;
   }
@@ -191,8 +202,22 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   s.winner = side;
   s.nodes = 0;
   s.budget = budget ? budget : 500000;
-  for (int depth = 1; depth < ARB_WIN_MAX_LINE && s.nodes < s.budget; depth++) {
-    if (helpmate(&s, pos, depth, 0)) {
+  /* The mate is the winner's move: only depths of the right parity can end in one. */
+  const int first = pos->turn == side ? 1 : 2;
+  /* First quick probes that follow only the best few moves of each side (most real positions
+   * have a short helpmate that the ordering finds at once), then the full search. */
+  static const struct {
+    int width, max_depth;
+    uint64_t budget;
+  } phases[] = {{2, 30, 5000}, {3, 20, 50000}, {0, ARB_WIN_MAX_LINE - 1, 0}};
+  for (size_t ph = 0; ph < sizeof phases / sizeof phases[0]; ph++) {
+    s.width = phases[ph].width;
+    uint64_t stop = phases[ph].budget ? s.nodes + phases[ph].budget : s.budget;
+    if (stop > s.budget) stop = s.budget;
+    uint64_t full_budget = s.budget;
+    s.budget = stop;
+    for (int depth = first; depth <= phases[ph].max_depth && s.nodes < s.budget; depth += 2) {
+      if (!helpmate(&s, pos, depth, 0)) continue;
       if (!replay_mates(pos, s.line, depth, side)) break; /* never trust an unchecked line */
       out->verdict = ARB_WIN_WINNABLE;
       out->proof = ARB_PROOF_HELPMATE;
@@ -202,6 +227,7 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
       free(s.tt);
       return out->verdict;
     }
+    s.budget = full_budget;
   }
   out->nodes = s.nodes;
   free(s.tt);
