@@ -14,7 +14,7 @@
 
 #include "util.h"
 
-#define CHUNK (1u << 20)
+#define CHUNK (1u << 19)
 #define CHUNK_MAX (4u << 20) /* no game boundary within this: cut at a line end anyway */
 #define READ_BLOCK (1u << 18)
 
@@ -526,6 +526,13 @@ static void run_job(const pgn_opts *o, job *j) {
   if (o->fmt == FMT_PGN) g.w = arb_pgn_writer_new(o->write_flags);
   arb_pgn_visitor v = {&g,     on_begin_game, on_tag,     on_begin_moves, on_move, on_comment,
                        on_nag, on_begin_var,  on_end_var, on_end_game,    on_error};
+  if (o->fmt == FMT_NONE) {
+    /* check: names for the reports are all it needs (the reader skips what has no callback) */
+    v.move = NULL;
+    v.comment = NULL;
+    v.nag = NULL;
+    v.begin_variation = v.end_variation = NULL;
+  }
   arb_pgn_options ro;
   memset(&ro, 0, sizeof ro);
   ro.flags = o->read_flags;
@@ -1017,7 +1024,7 @@ int arb_cmd_pgn(int argc, char **argv) {
   if (!p) return 2;
   p->o = &o;
   p->t = &t;
-  p->nslots = 2 * o.jobs;
+  p->nslots = o.jobs + 1; /* one chunk being read while each worker has one */
   pthread_mutex_init(&p->mu, NULL);
   pthread_cond_init(&p->work, NULL);
   pthread_cond_init(&p->done, NULL);

@@ -55,6 +55,7 @@ struct arb_pgn_reader {
   uint8_t str_seen;  /* Seven Tag Roster tags seen in this header (bit per tag) */
   uint8_t has_fen, has_setup, setup_one, chess960, skipped, after_move, expect_number;
   uint8_t variant_seen, termination_seen;
+  uint8_t has_start;    /* the main line's start position is set up */
   uint32_t number_seen; /* last move number read (strict mode compares it) */
   char fen[128];
   char variant[48];
@@ -361,6 +362,7 @@ static void reset_game(arb_pgn_reader *r) {
   r->str_seen = 0;
   r->has_fen = r->has_setup = r->setup_one = r->chess960 = r->skipped = 0;
   r->variant_seen = r->termination_seen = 0;
+  r->has_start = 0;
   r->after_move = 0;
   r->expect_number = 0;
   r->number_seen = 0;
@@ -439,6 +441,7 @@ static void begin_moves(arb_pgn_reader *r, const char *at) {
     arb_position_startpos(&L->pos);
   }
   r->chess960 = L->pos.chess960;
+  r->has_start = 1;
   if (r->opt.flags & ARB_PGN_NO_REPLAY) return;
   main_line_status(r);
   if (r->v.begin_moves && r->v.begin_moves(r->v.ctx, &L->pos)) r->user_skip = 1;
@@ -461,7 +464,7 @@ static void end_game(arb_pgn_reader *r, const char *at) {
   }
   const line_state *L = r->stack_cap ? &r->stack[0] : NULL;
   int replayed = !r->skipped && L && !(r->opt.flags & ARB_PGN_NO_REPLAY) && r->state != ST_BETWEEN;
-  int has_pos = replayed && !(r->has_fen && L->dead && L->ply == 0 && r->game_errors);
+  int has_pos = replayed && r->has_start;
   if (!r->skipped && !(r->opt.flags & ARB_PGN_NO_RESULT_CHECK)) {
     if (!r->has_mt_result)
       report(r, ARB_PGN_RESULT, at, 0, 0, "no termination marker (1-0, 0-1, 1/2-1/2 or *)");

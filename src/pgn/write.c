@@ -57,6 +57,11 @@ static int grow(char **p, size_t *cap, size_t need) {
 }
 
 static void put_mt(arb_pgn_writer *w, const char *s, size_t n) {
+  if (w->mt_len + n < w->mt_cap) { /* the common case: room, a short token */
+    memcpy(w->mt + w->mt_len, s, n);
+    w->mt_len += n;
+    return;
+  }
   if (w->status) return;
   if (!grow(&w->mt, &w->mt_cap, w->mt_len + n + 1)) {
     w->status = ARB_ERR_NO_MEMORY;
@@ -234,7 +239,10 @@ static arb_status write_move(arb_pgn_writer *w, const arb_position *before, arb_
   char san[ARB_SAN_MAX];
   int n;
   if (after && move != ARB_MOVE_NULL) {
-    if (!arb_is_legal(before, move)) return ARB_ERR_MOVE_ILLEGAL;
+    /* The caller vouches for the move (it made `after` with it); a cheap sanity check only. */
+    arb_piece pc = before->board[ARB_MOVE_FROM(move)];
+    if (!pc || ARB_PIECE_COLOR(pc) != before->turn || after->turn == before->turn)
+      return ARB_ERR_MOVE_ILLEGAL;
     char mark = arb_in_check(after) ? (arb_has_legal_move(after) ? '+' : '#') : 0;
     n = arb__san_format(before, move, mark, san, sizeof san);
   } else {
@@ -287,26 +295,42 @@ static size_t fold_into(char *u, const char *text, size_t b, size_t e) {
 arb_status arb_pgn_writer_comment(arb_pgn_writer *w, const char *text, size_t len) {
   arb_pgn_writer_begin_moves(w);
   if (dropping(w) || (w->flags & ARB_PGN_WRITE_NO_COMMENTS)) return ARB_OK;
-  if (memchr(text, '}', len)) return ARB_ERR_ARGUMENT; /* PGN cannot escape it */
   while (len && (unsigned char)text[0] <= ' ')
     text++, len--;
   while (len && (unsigned char)text[len - 1] <= ' ')
     len--;
+  char small[96];
+  char *u = len + 4 <= sizeof small ? small : malloc(len + 4);
+  if (!u) return ARB_ERR_NO_MEMORY;
+  /* "{ text }" with blanks folded, in one pass that also looks for a '}' (PGN cannot escape
+   * it). */
+  size_t k = 2;
+  u[0] = '{';
+  u[1] = ' ';
+  int space = 0, brace = 0;
+  for (size_t j = 0; j < len; j++) {
+    unsigned char c = (unsigned char)text[j];
+    if (c <= ' ') {
+      space = 1;
+      continue;
+    }
+    if (space) u[k++] = ' ';
+    space = 0;
+    brace |= c == '}';
+    u[k++] = (char)c;
+  }
+  if (brace) {
+    if (u != small) free(u);
+    return ARB_ERR_ARGUMENT;
+  }
   w->need_number = 1;
   if (len == 0) {
     token(w, "{}", 2);
     return (arb_status)w->status;
   }
-  char small[96];
-  char *u = len + 4 <= sizeof small ? small : malloc(len + 4);
-  if (!u) return ARB_ERR_NO_MEMORY;
-  /* A comment that fits on a line is one token: "{ text }". */
-  size_t k = 2;
-  u[0] = '{';
-  u[1] = ' ';
-  k += fold_into(u + 2, text, 0, len);
   u[k++] = ' ';
   u[k++] = '}';
+  /* A comment that fits on a line is one token. */
   if (k <= LINE_MAX_COLS) {
     token(w, u, k);
     if (u != small) free(u);

@@ -158,7 +158,8 @@ check "bad: summary is the last line" sh -c "tail -n 1 '$T/out' | grep -q '^1 ga
 check "stdin: exit 1" test $? -eq 1
 check "stdin: the report" grep -qF ":9:13: game 1 (Alpha $DASH Beta): ply 3: " "$T/out"
 "$A" pgn check - <"$T/bad.pgn" >"$T/out2"
-check "'-' is stdin" cmp -s "$T/out" "$T/out2"
+# (the summary line ends with the time taken: compare the reports only)
+check "'-' is stdin" test "$(grep -v ' games, ' "$T/out")" = "$(grep -v ' games, ' "$T/out2")"
 
 # Line numbers of a game far into a file: the lines before it counted by wc.
 cat "$P"/real/pychess-dortmund.pgn "$P"/real/lichess-jishanshaikh4-standard-first300.pgn \
