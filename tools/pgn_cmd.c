@@ -131,6 +131,8 @@ typedef struct rec_head {
   size_t prefix_len, suffix_len;
 } rec_head;
 
+struct totals;
+
 typedef struct job {
   const char *file;
   char *data;
@@ -139,11 +141,18 @@ typedef struct job {
   sbuf out;
   arb_pgn_stats stats;
   int done;
+  struct totals *direct; /* without workers: records go straight out, in order anyway */
 } job;
+
+static void emit_record(struct totals *t, const rec_head *h, const char *pre, const char *suf);
 
 static void rec_add(job *j, int to_stderr, int is_game, uint64_t game, uint64_t hash,
                     const char *prefix, size_t plen, const char *suffix, size_t slen) {
   rec_head h = {(uint8_t)to_stderr, (uint8_t)is_game, game, hash, plen, slen};
+  if (j->direct) {
+    emit_record(j->direct, &h, prefix, suffix);
+    return;
+  }
   sb_put(&j->out, (const char *)&h, sizeof h);
   sb_put(&j->out, prefix, plen);
   sb_put(&j->out, suffix, slen);
@@ -598,6 +607,18 @@ static int seen_before(totals *t, uint64_t h) {
   return 0;
 }
 
+static void emit_record(totals *t, const rec_head *h, const char *pre, const char *suf) {
+  if (h->hash && seen_before(t, h->hash)) {
+    t->duplicates++;
+    return;
+  }
+  FILE *f = h->to_stderr ? stderr : stdout;
+  fwrite(pre, 1, h->prefix_len, f);
+  if (h->game) fprintf(f, "%llu", (unsigned long long)(t->game_base + h->game));
+  fwrite(suf, 1, h->suffix_len, f);
+  if (h->is_game) t->written++;
+}
+
 static void emit(totals *t, job *j) {
   if (j->out.oom) t->oom = 1;
   size_t i = 0;
@@ -606,15 +627,7 @@ static void emit(totals *t, job *j) {
     memcpy(&h, j->out.p + i, sizeof h);
     const char *pre = j->out.p + i + sizeof h, *suf = pre + h.prefix_len;
     i += sizeof h + h.prefix_len + h.suffix_len;
-    if (h.hash && seen_before(t, h.hash)) {
-      t->duplicates++;
-      continue;
-    }
-    FILE *f = h.to_stderr ? stderr : stdout;
-    fwrite(pre, 1, h.prefix_len, f);
-    if (h.game) fprintf(f, "%llu", (unsigned long long)(t->game_base + h.game));
-    fwrite(suf, 1, h.suffix_len, f);
-    if (h.is_game) t->written++;
+    emit_record(t, &h, pre, suf);
   }
   t->game_base += j->stats.games;
   t->s.bytes += j->stats.bytes;
@@ -693,12 +706,13 @@ static void submit(pool *p, const char *file, char *data, size_t len, uint64_t f
     j.data = data;
     j.len = len;
     j.first_line = first_line;
-    run_job(p->o, &j);
     if (file != p->t->file) {
       p->t->file = file;
       p->t->game_base = 0;
     }
-    emit(p->t, &j);
+    j.direct = p->t;
+    run_job(p->o, &j);
+    emit(p->t, &j); /* nothing left but the counts */
     return;
   }
   drain(p, 0);

@@ -865,7 +865,7 @@ static void result_token(arb_pgn_reader *r, const char *t, size_t n, arb_result 
 /* A symbol token in movetext: move number, result, move, or "e.p.". */
 static void symbol_token(arb_pgn_reader *r, const char *t, size_t n) {
   arb_result res;
-  if (arb_pgn_result_parse(t, n, &res) == 0) {
+  if ((t[0] == '0' || t[0] == '1') && arb_pgn_result_parse(t, n, &res) == 0) {
     result_token(r, t, n, res);
     return;
   }
