@@ -272,12 +272,15 @@ static const char *as_text(arb_pgn_reader *r, const char *s, size_t n, int fold,
     while (n && (unsigned char)s[n - 1] <= ' ')
       n--;
   }
+  /* One pass: any byte outside printable ASCII, or two blanks in a row, needs the slow path
+   * (after trimming, a blank is never last, so s[i + 1] is inside the text). */
   int ascii = 1, plain = 1;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
+    if ((unsigned char)(c - 0x21) < 0x5e) continue; /* '!' to '~' */
     if (c >= 0x80)
       ascii = 0;
-    else if (c < 0x20 || c == 0x7f || (c == ' ' && s[i + 1] == ' '))
+    else if (c != ' ' || s[i + 1] == ' ')
       plain = 0;
   }
   int utf8 = ascii || valid_utf8((const unsigned char *)s, n);
@@ -704,7 +707,10 @@ static void move_token(arb_pgn_reader *r, const char *t, size_t n) {
   unsigned sflags = (r->opt.flags & ARB_PGN_ALLOW_NULL) ? ARB_SAN_ALLOW_NULL : 0;
   arb_move m = ARB_MOVE_NONE;
   arb_san_error err;
-  arb_status st = arb_san_read(&L->pos, t, n, sflags | (strict ? ARB_SAN_STRICT : 0), &m, &err);
+  /* Without an error record first (the common case needs none), again with one on failure. */
+  arb_status st = arb_san_read(&L->pos, t, n, sflags | (strict ? ARB_SAN_STRICT : 0), &m, NULL);
+  if (st != ARB_OK)
+    st = arb_san_read(&L->pos, t, n, sflags | (strict ? ARB_SAN_STRICT : 0), &m, &err);
   if (st != ARB_OK && strict) {
     /* Strict reading failed: a lenient reading that succeeds still fixes the move. */
     arb_san_error lerr;

@@ -58,7 +58,12 @@ static int grow(char **p, size_t *cap, size_t need) {
 
 static void put_mt(arb_pgn_writer *w, const char *s, size_t n) {
   if (w->mt_len + n < w->mt_cap) { /* the common case: room, a short token */
-    memcpy(w->mt + w->mt_len, s, n);
+    char *d = w->mt + w->mt_len;
+    if (n <= 16)
+      for (size_t i = 0; i < n; i++) /* cheaper than a call for a move or a move number */
+        d[i] = s[i];
+    else
+      memcpy(d, s, n);
     w->mt_len += n;
     return;
   }

@@ -185,6 +185,10 @@ int arb_cannot_mate(const arb_position *pos, arb_color side) {
 }
 
 int arb_is_dead_position(const arb_position *pos) {
+  /* With a pawn on the board neither material test can hold (a side with a pawn can mate by
+   * material, and it is not insufficient material): only a locked wall can make it dead.  The
+   * common case, asked after every move of every game, stops here. */
+  if (pos->by_type[ARB_PAWN]) return pawns_locked(pos) && closure(pos, -1) == CLOSED_NO_MATE;
   if (arb_is_insufficient_material(pos) ||
       (arb_cannot_mate_by_material(pos, ARB_WHITE) && arb_cannot_mate_by_material(pos, ARB_BLACK)))
     return 1;
