@@ -103,10 +103,14 @@ static int score(const arb_position *p, arb_move m, int winner_to_move) {
     if (p->board[to]) s -= 40; /* capturing the winner's material helps no mate */
   } else {
     if (p->board[to]) s += 20;
+    /* Without a queen or rook the mate usually needs a new queen first: the pawns run. */
+    int needs_queen = !(p->by_color[p->turn] & (p->by_type[ARB_QUEEN] | p->by_type[ARB_ROOK]));
     if (type == ARB_PAWN)
-      s += 3 * (p->turn == ARB_WHITE ? ARB_RANK_OF(to) : 7 - ARB_RANK_OF(to));
+      s += (needs_queen ? 30 : 3) * (p->turn == ARB_WHITE ? ARB_RANK_OF(to) : 7 - ARB_RANK_OF(to));
     else
       s += 2 * (distance(from, lk) - distance(to, lk));
+    if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) == ARB_QUEEN && needs_queen)
+      s += 100;
   }
   return s;
 }
