@@ -2,10 +2,12 @@
  *
  * pgn_cmd.c: `arbiter pgn check|convert|filter` — PGN files replayed under the full rules.
  *
- * The input is cut into chunks of about 1 MB at game boundaries (a "[Event" line after a blank
- * line); each chunk is read by its own reader, in this thread or by one of -j N workers, and the
- * chunks' output is written in input order.  The cut does not depend on -j, so the output is
- * byte-for-byte the same for any number of workers.  Memory: a few chunks and their output.
+ * With one thread the whole input goes through one reader, block by block.  With -j N the input
+ * is cut into chunks of about 256 KB at game boundaries (a "[Event" line after a blank line);
+ * each chunk is read by its own reader in one of N workers, and the chunks' output is written in
+ * input order, so the output is byte for byte the one thread's — except for an input with no
+ * game boundary in 512 KB, which is cut at a line end there (memory stays bounded).  Memory: one
+ * reader (one thread); N + 1 chunks and their output (N workers).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -14,9 +16,9 @@
 
 #include "util.h"
 
-#define CHUNK (1u << 19)
-#define CHUNK_MAX (4u << 20) /* no game boundary within this: cut at a line end anyway */
-#define READ_BLOCK (1u << 18)
+#define CHUNK (1u << 18)
+#define CHUNK_MAX (1u << 19) /* no game boundary within this: cut at a line end anyway */
+#define READ_BLOCK (1u << 17)
 
 enum { MODE_CHECK, MODE_CONVERT };
 enum { FMT_NONE, FMT_PGN, FMT_UCI, FMT_LAN, FMT_FEN, FMT_JSONL };
@@ -526,14 +528,18 @@ static void on_end_game(void *ctx, const arb_pgn_game_end *e) {
   rec_add(g->j, 0, 1, 0, g->o->dedupe ? g->hash | 1 : 0, t->p ? t->p : "", t->n, "", 0);
 }
 
-/* Reads one chunk: the whole job of a worker. */
-static void run_job(const pgn_opts *o, job *j) {
+/* A reader with its visitor state, fed one chunk (workers) or a whole input (one thread). */
+typedef struct reading {
   gctx g;
-  memset(&g, 0, sizeof g);
-  g.o = o;
-  g.j = j;
-  if (o->fmt == FMT_PGN) g.w = arb_pgn_writer_new(o->write_flags);
-  arb_pgn_visitor v = {&g,     on_begin_game, on_tag,     on_begin_moves, on_move, on_comment,
+  arb_pgn_reader *r;
+} reading;
+
+static int reading_begin(reading *rd, const pgn_opts *o, job *j) {
+  memset(&rd->g, 0, sizeof rd->g);
+  rd->g.o = o;
+  rd->g.j = j;
+  if (o->fmt == FMT_PGN && !(rd->g.w = arb_pgn_writer_new(o->write_flags))) return -1;
+  arb_pgn_visitor v = {&rd->g, on_begin_game, on_tag,     on_begin_moves, on_move, on_comment,
                        on_nag, on_begin_var,  on_end_var, on_end_game,    on_error};
   if (o->fmt == FMT_NONE) {
     /* check: names for the reports are all it needs (the reader skips what has no callback) */
@@ -547,24 +553,36 @@ static void run_job(const pgn_opts *o, job *j) {
   ro.flags = o->read_flags;
   ro.rules = o->rules;
   ro.first_line = j->first_line;
-  arb_pgn_reader *r = arb_pgn_reader_new(&ro, &v);
-  if (r && (o->fmt != FMT_PGN || g.w)) {
-    arb_pgn_reader_feed(r, j->data, j->len);
-    arb_pgn_reader_finish(r);
-    arb_pgn_reader_stats(r, &j->stats);
+  rd->r = arb_pgn_reader_new(&ro, &v);
+  return rd->r ? 0 : -1;
+}
+
+static void reading_end(reading *rd, job *j) {
+  if (rd->r) {
+    arb_pgn_reader_finish(rd->r);
+    arb_pgn_reader_stats(rd->r, &j->stats);
   } else {
     j->out.oom = 1;
   }
-  arb_pgn_reader_free(r);
-  arb_pgn_writer_free(g.w);
-  free(g.text.p);
-  free(g.tmp.p);
-  free(g.tags_json.p);
-  free(g.comments.p);
-  free(g.clocks.p);
-  free(g.evals.p);
-  free(g.uci.p);
-  free(g.san.p);
+  gctx *g = &rd->g;
+  arb_pgn_reader_free(rd->r);
+  arb_pgn_writer_free(g->w);
+  free(g->text.p);
+  free(g->tmp.p);
+  free(g->tags_json.p);
+  free(g->comments.p);
+  free(g->clocks.p);
+  free(g->evals.p);
+  free(g->uci.p);
+  free(g->san.p);
+}
+
+/* Reads one chunk: the whole job of a worker. */
+static void run_job(const pgn_opts *o, job *j) {
+  reading rd;
+  if (reading_begin(&rd, o, j) == 0 && arb_pgn_reader_feed(rd.r, j->data, j->len) != ARB_OK)
+    j->out.oom = 1;
+  reading_end(&rd, j);
   free(j->data);
   j->data = NULL;
 }
@@ -754,7 +772,35 @@ static uint64_t count_lines(const char *p, size_t n) {
   return c;
 }
 
+/* One thread: the whole input through one reader, block by block; nothing is cut. */
+static int stream_input(pool *p, const char *name, FILE *in) {
+  job j;
+  memset(&j, 0, sizeof j);
+  j.file = name;
+  j.first_line = 1;
+  if (name != p->t->file) {
+    p->t->file = name;
+    p->t->game_base = 0;
+  }
+  j.direct = p->t;
+  reading rd;
+  int rc = reading_begin(&rd, p->o, &j);
+  static const size_t block = READ_BLOCK;
+  char *buf = rc == 0 ? malloc(block) : NULL;
+  if (!buf) rc = -1;
+  while (rc == 0) {
+    size_t k = fread(buf, 1, block, in);
+    if (k && arb_pgn_reader_feed(rd.r, buf, k) != ARB_OK) rc = -1;
+    if (k < block) break;
+  }
+  free(buf);
+  reading_end(&rd, &j);
+  emit(p->t, &j); /* the counts */
+  return rc || ferror(in) ? -1 : 0;
+}
+
 static int read_input(pool *p, const char *name, FILE *in) {
+  if (p->nthreads == 0) return stream_input(p, name, in);
   char *buf = NULL;
   size_t n = 0, cap = 0;
   uint64_t line = 1;

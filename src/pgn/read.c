@@ -68,13 +68,15 @@ struct arb_pgn_reader {
 
   /* Lines of play. */
   line_state *stack;
-  int depth, stack_cap, overflow; /* overflow: variations opened beyond ARB_PGN_MAX_DEPTH */
-  arb_termination main_end;       /* how the main line ended by itself, else NONE */
-  uint8_t main_end_passed;        /* the main line went on after an automatic draw */
+  int depth, stack_cap;
+  uint64_t overflow;        /* variations opened beyond ARB_PGN_MAX_DEPTH and not yet closed */
+  arb_termination main_end; /* how the main line ended by itself, else NONE */
+  uint8_t main_end_passed;  /* the main line went on after an automatic draw */
   arb_result main_end_result;
   uint64_t keys[KEY_RING]; /* repetition keys of the main line, indexed by ply */
 
-  char *scratch; /* text conversion: [0, 2 MAX) UTF-8 output, [2 MAX, 3 MAX] unescaped tag value */
+  char *scratch; /* text conversion, sized for the token at hand: see scratch_for */
+  size_t scratch_cap;
   uint8_t token_at_end; /* the token being processed runs to the end of the input */
   char msg[256];
   arb_pgn_stats stats;
@@ -262,6 +264,20 @@ static void warn(arb_pgn_reader *r, arb_pgn_problem problem, const char *at, siz
 
 /* ---- text: UTF-8 check, Latin-1 conversion, whitespace folding ---- */
 
+/* Scratch room for a token of n bytes: [0, 2n + 1] for UTF-8 output (Latin-1 doubles),
+ * [2n + 2, 3n + 3] for a tag's unescaped value.  Grows as needed; NULL when memory runs out. */
+static char *scratch_for(arb_pgn_reader *r, size_t n) {
+  size_t need = 3 * n + 4;
+  if (need > r->scratch_cap) {
+    size_t cap = r->scratch_cap * 2 > need ? r->scratch_cap * 2 : need;
+    char *p = realloc(r->scratch, cap);
+    if (!p) return NULL;
+    r->scratch = p;
+    r->scratch_cap = cap;
+  }
+  return r->scratch;
+}
+
 /* Text as UTF-8: returned as is when valid, else converted from Latin-1 into r->scratch.
  * Control characters other than blanks become spaces when `fold` (comments) is set, and runs of
  * blanks then become one space, trimmed at both ends.  Returns the text and sets *len. */
@@ -288,7 +304,11 @@ static const char *as_text(arb_pgn_reader *r, const char *s, size_t n, int fold,
     *len = n;
     return s;
   }
-  char *o = r->scratch;
+  char *o = scratch_for(r, n);
+  if (!o) { /* out of memory: the text is dropped rather than passed on unconverted */
+    *len = 0;
+    return s;
+  }
   size_t k = 0;
   int space = 1; /* drop leading blanks */
   for (size_t i = 0; i < n; i++) {
@@ -458,12 +478,12 @@ static int could_mate(const arb_position *p, arb_color winner) {
 
 static void end_game(arb_pgn_reader *r, const char *at) {
   if (r->state == ST_HEADER) begin_moves(r, at);
-  while (r->depth > 0 || r->overflow > 0) {
-    report(r, ARB_PGN_VARIATION, at, 0, 0, "unclosed variation");
-    if (r->overflow)
-      r->overflow--;
-    else
-      r->depth--;
+  if (r->depth > 0 || r->overflow > 0) {
+    uint64_t open = (uint64_t)r->depth + (uint64_t)r->overflow;
+    report(r, ARB_PGN_VARIATION, at, 0, 0, "%llu unclosed variation%s", (unsigned long long)open,
+           open > 1 ? "s" : "");
+    r->depth = 0;
+    r->overflow = 0;
   }
   const line_state *L = r->stack_cap ? &r->stack[0] : NULL;
   int replayed = !r->skipped && L && !(r->opt.flags & ARB_PGN_NO_REPLAY) && r->state != ST_BETWEEN;
@@ -569,7 +589,11 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   i++;
   /* Unescape \" and \\ into the scratch buffer's upper half (a backslash before anything else
    * is kept: "Analysis\ Analyse"). */
-  char *val = r->scratch + 2 * (size_t)ARB_PGN_MAX_TOKEN;
+  if (!scratch_for(r, n)) {
+    report(r, ARB_PGN_LIMIT, t, n, 0, "out of memory for a tag value");
+    return;
+  }
+  char *val = r->scratch + 2 * n + 2;
   size_t k = 0;
   int closed = 0;
   for (; i < n; i++) {
@@ -1205,8 +1229,7 @@ arb_pgn_reader *arb_pgn_reader_new(const arb_pgn_options *opts, const arb_pgn_vi
   if (!r->rules) r->rules = arb_rules_get(ARB_RULES_FIDE);
   r->cap = 1u << 16;
   r->buf = malloc(r->cap);
-  r->scratch = malloc(3 * (size_t)ARB_PGN_MAX_TOKEN + 2);
-  if (!r->buf || !r->scratch || !ensure_stack(r, 0)) {
+  if (!r->buf || !scratch_for(r, 1024) || !ensure_stack(r, 0)) {
     arb_pgn_reader_free(r);
     return NULL;
   }
