@@ -69,7 +69,7 @@ typedef enum arb_win_proof {
   ARB_PROOF_LOCKED_WALLS /* UNWINNABLE: every position behind the locked pawns enumerated */
 } arb_win_proof;
 
-#define ARB_WIN_MAX_LINE 32
+#define ARB_WIN_MAX_LINE 64
 
 typedef struct arb_winnability {
   arb_win_verdict verdict;
@@ -80,9 +80,12 @@ typedef struct arb_winnability {
 } arb_winnability;
 
 /* Decides whether `side` can ever checkmate in pos, cheapest test first: material, the
- * locked-wall enumeration, a helpmate search (iterative deepening, both sides cooperating, moves
- * ordered towards mate; at most
- * `budget` nodes, 0 = a default of 500 000 — tens of milliseconds).  Sound: never
+ * locked-wall enumeration, then a helpmate search with both sides cooperating and moves ordered
+ * towards mate (checks, the loser's king to the edge and its pieces around it, the winner's
+ * pieces closing in and its pawns running): quick probes along the best two or three moves of
+ * each side, long lines that leave the best move at most three times (limited discrepancy),
+ * then a full iterative-deepening search; at most `budget` nodes in all, 0 = a default of
+ * 500 000 — tens of milliseconds.  Sound: never
  * UNWINNABLE when a helpmate exists, and every WINNABLE line is replayed to mate before it is
  * returned.  *out is filled in; returns out->verdict.  Reentrant.  Allocates, like the wall
  * enumeration (see arb_cannot_mate): a 2 MB table of searched positions, freed before it

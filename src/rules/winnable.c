@@ -3,10 +3,18 @@
  * winnable.c: "can this side ever checkmate?" with a proof either way.
  *
  * Material first (free), the locked-wall enumeration of dead.c (cheap where it applies), then a
- * cooperative search — both sides play for the mate of the loser — by iterative deepening with
- * a node budget and a table of positions already searched in vain.
- * The search orders moves towards mate: checks first (the last winning move must be one), then
- * captures by the winner, promotions; at the last ply only checking moves are tried.
+ * cooperative search — both sides play for the mate of the loser — under one node budget:
+ * - probes that follow only the best two or three moves of each node, deepening two plies at a
+ *   time (the mate is the winner's move, so only one parity of depth can end in it);
+ * - limited discrepancy: lines as long as a proof may be, leaving the best move at most k times
+ *   (k = 0..3), for the long helpmates of endgames (a pawn runs, promotes, then mates);
+ * - the full search, iterative deepening with a table of positions already searched in vain.
+ * The probes are incomplete on purpose: they only ever prove WINNABLE, and every line is
+ * replayed to mate before it is believed.
+ * Moves are ordered towards mate without making them: checks first (from bitboards), the
+ * winner's captures and promotions, its pieces closing in on the loser's king and its pawns
+ * running (fast when it has no queen or rook); the loser's king to the edge, its pieces around it,
+ * no captures of the winner's material.  At the last ply only checking moves are tried.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +32,9 @@ typedef struct tt_entry {
 typedef struct search {
   int winner;
   int width; /* > 0: only the best `width` moves of each node (a quick, incomplete probe) */
+  int lds;   /* limited discrepancy: at most `disc` moves on a line other than the best */
+  int disc;
+  int mate_len; /* plies of the line found */
   uint64_t nodes, budget;
   arb_move line[ARB_WIN_MAX_LINE];
   tt_entry *tt; /* TT_SIZE entries, or NULL (then nothing is remembered) */
@@ -118,11 +129,16 @@ static int score(const arb_position *p, arb_move m, int winner_to_move) {
 /* 1 when the loser is mated within `depth` plies from p; the line is written from `ply`. */
 static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   if (s->nodes++ >= s->budget) return 0;
-  if (depth == 0) /* mate: the loser to move, in check, without a move */
+  if (depth == 0) { /* mate: the loser to move, in check, without a move */
+    s->mate_len = ply;
     return p->turn != s->winner && arb_in_check(p) && !arb_has_legal_move(p);
+  }
   arb_move moves[ARB_MAX_MOVES];
   int n = arb_generate_legal(p, moves);
-  if (n == 0) return p->turn != s->winner && arb_in_check(p);
+  if (n == 0) {
+    s->mate_len = ply;
+    return p->turn != s->winner && arb_in_check(p);
+  }
   if (!s->tt && s->nodes > 4096) s->tt = calloc(TT_SIZE, sizeof *s->tt); /* only for long runs */
   tt_entry *e = s->tt ? &s->tt[p->key & (TT_SIZE - 1)] : NULL;
   if (e && e->key == p->key && e->depth >= depth) return 0; /* searched in vain before */
@@ -141,6 +157,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
       s->nodes++;
       if (!arb_has_legal_move(&next)) {
         s->line[ply] = moves[i];
+        s->mate_len = ply + 1;
         return 1;
       }
     }
@@ -159,11 +176,17 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     moves[i] = m;
     scores[i] = sc;
     if (s->width && i >= s->width) return 0; /* a probe: not a full search, remember nothing */
+    if (s->lds && i > 0) {                   /* another move than the best: one discrepancy more */
+      if (s->disc == 0) return 0;
+      s->disc--;
+    }
     arb_position next = *p;
     arb_undo u;
     arb_make_move(&next, m, &u);
     s->line[ply] = m;
-    if (helpmate(s, &next, depth - 1, ply + 1)) return 1;
+    int found = helpmate(s, &next, depth - 1, ply + 1);
+    if (s->lds && i > 0) s->disc++;
+    if (found) return 1;
     if (s->nodes >= s->budget) return 0;
   }
   /* Searched to the end without a mate: remember it (a key collision can only cost a
@@ -205,28 +228,43 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   s.tt = NULL; /* 2 MB, allocated once a search runs long; without it the search still runs */
   s.winner = side;
   s.nodes = 0;
+  s.width = s.lds = s.disc = s.mate_len = 0;
   s.budget = budget ? budget : 500000;
   /* The mate is the winner's move: only depths of the right parity can end in one. */
   const int first = pos->turn == side ? 1 : 2;
-  /* First quick probes that follow only the best few moves of each side (most real positions
-   * have a short helpmate that the ordering finds at once), then the full search. */
+  /* Quick probes first, which follow only the best few moves of each side (most real positions
+   * have a short helpmate that the ordering finds at once); then long lines that leave the best
+   * move at most `disc` times (limited discrepancy: a promotion and a mate far away); then the
+   * full search. */
   static const struct {
-    int width, max_depth;
+    int width, lds, max_depth;
     uint64_t budget;
-  } phases[] = {{2, 30, 5000}, {3, 20, 50000}, {0, ARB_WIN_MAX_LINE - 1, 0}};
+  } phases[] = {{2, 0, 30, 5000},
+                {3, 1, ARB_WIN_MAX_LINE - 1, 60000},
+                {3, 0, 20, 50000},
+                {0, 0, ARB_WIN_MAX_LINE - 1, 0}};
   for (size_t ph = 0; ph < sizeof phases / sizeof phases[0]; ph++) {
     s.width = phases[ph].width;
+    s.lds = phases[ph].lds;
     uint64_t stop = phases[ph].budget ? s.nodes + phases[ph].budget : s.budget;
     if (stop > s.budget) stop = s.budget;
     uint64_t full_budget = s.budget;
     s.budget = stop;
-    for (int depth = first; depth <= phases[ph].max_depth && s.nodes < s.budget; depth += 2) {
+    /* Deepening by depth, or (limited discrepancy) by the number of discrepancies at full depth. */
+    for (int step = 0; s.nodes < s.budget; step++) {
+      int depth = s.lds ? phases[ph].max_depth : first + 2 * step;
+      if (s.lds && step > 3) break;
+      if (!s.lds && depth > phases[ph].max_depth) break;
+      s.disc = step;
+      s.mate_len = 0;
       if (!helpmate(&s, pos, depth, 0)) continue;
-      if (!replay_mates(pos, s.line, depth, side)) break; /* never trust an unchecked line */
+      int len = s.mate_len;
+      if (len <= 0 || !replay_mates(pos, s.line, len, side))
+        break; /* never trust a line unchecked */
       out->verdict = ARB_WIN_WINNABLE;
       out->proof = ARB_PROOF_HELPMATE;
-      out->line_len = depth;
-      memcpy(out->line, s.line, (size_t)depth * sizeof s.line[0]);
+      out->line_len = len;
+      memcpy(out->line, s.line, (size_t)len * sizeof s.line[0]);
       out->nodes = s.nodes;
       free(s.tt);
       return out->verdict;
