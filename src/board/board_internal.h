@@ -60,4 +60,45 @@ static inline int arb__pseudo_move_legal(const arb_position *p, arb_move m) {
   return (arb__attackers_by(p, ksq, them, occ) & ~captured) == 0;
 }
 
+/* What "does this move give check?" needs, computed once per position: the squares from which
+ * each piece type of the side to move would attack the enemy king, and the side to move's
+ * pieces that alone stand between that king and one of their own sliders (moving off the line
+ * uncovers a check). */
+typedef struct arb__check_info {
+  arb_bitboard squares[7]; /* by piece type; [ARB_KING] = 0 */
+  arb_bitboard blockers;
+  arb_square king; /* the enemy king */
+} arb__check_info;
+
+static inline void arb__check_info_init(const arb_position *p, arb__check_info *ci) {
+  const int us = p->turn, them = us ^ 1;
+  const arb_square ek = arb__king_sq(p, them);
+  const arb_bitboard occ = p->by_type[0], own = p->by_color[us];
+  ci->king = ek;
+  ci->squares[0] = ci->squares[ARB_KING] = 0;
+  ci->squares[ARB_PAWN] = arb__tab.pawn[them][ek];
+  ci->squares[ARB_KNIGHT] = arb__tab.knight[ek];
+  ci->squares[ARB_BISHOP] = arb__bishop_attacks(ek, occ);
+  ci->squares[ARB_ROOK] = arb__rook_attacks(ek, occ);
+  ci->squares[ARB_QUEEN] = ci->squares[ARB_BISHOP] | ci->squares[ARB_ROOK];
+  arb_bitboard snipers =
+      (arb__rook_attacks(ek, 0) & (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & own) |
+      (arb__bishop_attacks(ek, 0) & (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & own);
+  ci->blockers = 0;
+  while (snipers) {
+    arb_bitboard b = arb__tab.between[ek][arb__pop_lsb(&snipers)] & occ;
+    if (b && !arb__more_than_one(b) && (b & own)) ci->blockers |= b;
+  }
+}
+
+/* Whether the legal move m gives check: 1 or 0 for ordinary moves, -1 for promotions, en
+ * passant and castling, which the caller decides another way. */
+static inline int arb__gives_check_quick(const arb_position *p, const arb__check_info *ci,
+                                         arb_move m) {
+  if (ARB_MOVE_KIND(m) != ARB_MOVE_NORMAL) return -1;
+  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+  if (ci->squares[ARB_PIECE_TYPE(p->board[from])] & ARB_BB(to)) return 1;
+  return (ci->blockers & ARB_BB(from)) && !(arb__tab.line[ci->king][from] & ARB_BB(to));
+}
+
 #endif

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "arbiter/status.h"
-#include "board/bitboard.h"
+#include "board/board_internal.h"
 
 #define TT_SIZE (1u << 17) /* remembered failures: (key, depth) found to have no helpmate */
 
@@ -95,11 +95,13 @@ static int gives_check(const arb_position *p, arb_move m) {
 }
 
 /* Ordering score: higher first.  m is legal (from the generator). */
-static int score(const arb_position *p, arb_move m, int winner_to_move) {
+static int score(const arb_position *p, const arb__check_info *ci, arb_move m, int winner_to_move) {
   int s = 0;
   const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
   const arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
-  if (gives_check(p, m)) s += 100;
+  int check = arb__gives_check_quick(p, ci, m);
+  if (check < 0) check = gives_check(p, m);
+  if (check) s += 100;
   if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) s += 10 + (int)ARB_MOVE_PROMO(m);
   /* Head for a mating net: the loser's king goes to the edge, its pieces crowd around it and
    * leave the winner's pieces alone; the winner's pieces close in, its pawns run. */
@@ -147,10 +149,14 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
    * left the loser's move must leave a mate in one (any move may). */
   if (depth == 1 && !winner_to_move) return 0;
   int scores[ARB_MAX_MOVES];
+  arb__check_info ci;
+  arb__check_info_init(p, &ci);
   if (depth == 1) {
     /* Mate in one: only checks, no ordering needed. */
     for (int i = 0; i < n; i++) {
-      if (!gives_check(p, moves[i])) continue;
+      int check = arb__gives_check_quick(p, &ci, moves[i]);
+      if (check < 0) check = gives_check(p, moves[i]);
+      if (!check) continue;
       arb_position next = *p;
       arb_undo u;
       arb_make_move(&next, moves[i], &u);
@@ -164,7 +170,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     return 0;
   }
   for (int i = 0; i < n; i++)
-    scores[i] = score(p, moves[i], winner_to_move);
+    scores[i] = score(p, &ci, moves[i], winner_to_move);
   for (int i = 0; i < n; i++) {
     int best = i;
     for (int j = i + 1; j < n; j++)
