@@ -31,8 +31,9 @@ typedef struct tt_entry {
 
 typedef struct search {
   int winner;
-  int width; /* > 0: only the best `width` moves of each node (a quick, incomplete probe) */
-  int lds;   /* limited discrepancy: at most `disc` moves on a line other than the best */
+  int width;     /* > 0: only the best `width` moves of each node (a quick, incomplete probe) */
+  int lds;       /* limited discrepancy: at most `disc` moves on a line other than the best */
+  int king_walk; /* the other move ordering (see score) */
   int disc;
   int mate_len; /* plies of the line found */
   uint64_t nodes, budget;
@@ -95,13 +96,16 @@ static int gives_check(const arb_position *p, arb_move m) {
 }
 
 /* Ordering score: higher first.  m is legal (from the generator). */
-static int score(const arb_position *p, const arb__check_info *ci, arb_move m, int winner_to_move) {
+static int score(const arb_position *p, const arb__check_info *ci, arb_move m, int winner_to_move,
+                 int king_walk) {
   int s = 0;
   const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
   const arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
   int check = arb__gives_check_quick(p, ci, m);
   if (check < 0) check = gives_check(p, m);
-  if (check) s += 100;
+  /* (king_walk: a second ordering for the long mates where the winner's king must come close
+   * first, and checks that lead nowhere would only delay it.) */
+  if (check) s += king_walk && winner_to_move ? 20 : 100;
   if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) s += 10 + (int)ARB_MOVE_PROMO(m);
   /* Head for a mating net: the loser's king goes to the edge, its pieces crowd around it and
    * leave the winner's pieces alone; the winner's pieces close in, its pawns run. */
@@ -120,6 +124,8 @@ static int score(const arb_position *p, const arb__check_info *ci, arb_move m, i
     int needs_queen = !(p->by_color[p->turn] & (p->by_type[ARB_QUEEN] | p->by_type[ARB_ROOK]));
     if (type == ARB_PAWN)
       s += (needs_queen ? 30 : 3) * (p->turn == ARB_WHITE ? ARB_RANK_OF(to) : 7 - ARB_RANK_OF(to));
+    else if (type == ARB_KING && king_walk)
+      s += 60 * (distance(from, lk) - distance(to, lk));
     else
       s += 2 * (distance(from, lk) - distance(to, lk));
     if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) == ARB_QUEEN && needs_queen)
@@ -170,7 +176,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     return 0;
   }
   for (int i = 0; i < n; i++)
-    scores[i] = score(p, &ci, moves[i], winner_to_move);
+    scores[i] = score(p, &ci, moves[i], winner_to_move, s->king_walk);
   for (int i = 0; i < n; i++) {
     int best = i;
     for (int j = i + 1; j < n; j++)
@@ -234,7 +240,7 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   s.tt = NULL; /* 2 MB, allocated once a search runs long; without it the search still runs */
   s.winner = side;
   s.nodes = 0;
-  s.width = s.lds = s.disc = s.mate_len = 0;
+  s.width = s.lds = s.disc = s.mate_len = s.king_walk = 0;
   s.budget = budget ? budget : 500000;
   /* The mate is the winner's move: only depths of the right parity can end in one. */
   const int first = pos->turn == side ? 1 : 2;
@@ -243,15 +249,17 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
    * move at most `disc` times (limited discrepancy: a promotion and a mate far away); then the
    * full search. */
   static const struct {
-    int width, lds, max_depth;
+    int width, lds, king_walk, max_depth;
     uint64_t budget;
-  } phases[] = {{2, 0, 30, 5000},
-                {3, 1, ARB_WIN_MAX_LINE - 1, 60000},
-                {3, 0, 20, 50000},
-                {0, 0, ARB_WIN_MAX_LINE - 1, 0}};
+  } phases[] = {{2, 0, 0, 30, 5000},
+                {3, 1, 0, ARB_WIN_MAX_LINE - 1, 60000},
+                {3, 1, 1, ARB_WIN_MAX_LINE - 1, 30000},
+                {3, 0, 0, 20, 50000},
+                {0, 0, 0, ARB_WIN_MAX_LINE - 1, 0}};
   for (size_t ph = 0; ph < sizeof phases / sizeof phases[0]; ph++) {
     s.width = phases[ph].width;
     s.lds = phases[ph].lds;
+    s.king_walk = phases[ph].king_walk;
     uint64_t stop = phases[ph].budget ? s.nodes + phases[ph].budget : s.budget;
     if (stop > s.budget) stop = s.budget;
     uint64_t full_budget = s.budget;
