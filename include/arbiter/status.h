@@ -82,11 +82,11 @@ typedef struct arb_winnability {
 /* Decides whether `side` can ever checkmate in pos, cheapest test first: material, the
  * locked-wall enumeration, then a helpmate search with both sides cooperating and moves ordered
  * towards mate (checks, the loser's king to the edge and its pieces around it, the winner's
- * pieces closing in and its pawns running): quick probes along the best two or three moves of
- * each side, long lines that leave the best move at most three times (limited discrepancy),
- * then a full iterative-deepening search; at most `budget` nodes in all, 0 = a default of
- * 500 000 — tens of milliseconds.  Sound: never
- * UNWINNABLE when a helpmate exists, and every WINNABLE line is replayed to mate before it is
+ * pieces closing in and its pawns running): long lines that leave the best move at most a few
+ * times (limited discrepancy), probes along the best two or three moves of each side, then a
+ * full iterative-deepening search; at most `budget` nodes in all, 0 = a default of 500 000 —
+ * at most about a tenth of a second; a few dozen microseconds for most real positions.  Sound:
+ * never UNWINNABLE when a helpmate exists, and every WINNABLE line is replayed to mate before it is
  * returned.  *out is filled in; returns out->verdict.  Reentrant.  Allocates, like the wall
  * enumeration (see arb_cannot_mate): a 2 MB table of searched positions, freed before it
  * returns (without memory the search runs on, only slower). */
