@@ -37,7 +37,7 @@ typedef struct search {
   int winner;
   int width;     /* > 0: only the best `width` moves of each node (a quick, incomplete probe) */
   int lds;       /* limited discrepancy: at most `disc` moves on a line other than the best */
-  int king_walk; /* the other move ordering (see score) */
+  int king_walk; /* another move ordering (see score): 1 king walk, 2 also the loser's pawns run */
   int disc;
   int mate_len; /* plies of the line found */
   uint64_t nodes, budget;
@@ -120,7 +120,11 @@ static int score(const arb_position *p, const arb__check_info *ci, arb_move m, i
     if (type == ARB_KING)
       s += 4 * (centrality(from) - centrality(to));
     else if (distance(to, lk) == 1)
-      s += 6;                  /* self-block */
+      s += 6; /* self-block */
+    /* (king_walk 2: the loser's pawns run, for a new piece to block its own king — a lone
+     * bishop or knight can mate only so) */
+    if (type == ARB_PAWN && king_walk == 2)
+      s += 8 * (p->turn == ARB_WHITE ? ARB_RANK_OF(to) : 7 - ARB_RANK_OF(to));
     if (p->board[to]) s -= 40; /* capturing the winner's material helps no mate */
   } else {
     if (p->board[to]) s += 20;
@@ -262,6 +266,7 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
       {2, 0, 0, 30, 0, 5000},                    /* short mates along the checks-first order */
       {3, 1, 0, ARB_WIN_MAX_LINE - 1, 3, 60000}, /* long lines, checks first */
       {3, 1, 1, ARB_WIN_MAX_LINE - 1, 3, 30000}, /* long lines, king walk */
+      {3, 1, 2, ARB_WIN_MAX_LINE - 1, 3, 60000}, /* long lines, the loser's pawns run too */
       {3, 0, 0, 20, 0, 50000},                   /* wider probes */
       {0, 0, 0, ARB_WIN_MAX_LINE - 1, 0, 0}};    /* the full search with what is left */
   for (size_t ph = 0; ph < sizeof phases / sizeof phases[0]; ph++) {
