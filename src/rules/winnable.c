@@ -262,7 +262,7 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   } phases[] = {
       /* Long lines along the king-walk ordering, at most two other moves: most real positions
        * fall here in a few dozen nodes (measured: median 82 nodes on lost-on-time positions). */
-      {3, 1, 1, 31, 2, 8000},
+      {2, 1, 1, 31, 2, 8000},
       {2, 0, 0, 30, 0, 5000},                    /* short mates along the checks-first order */
       {3, 1, 0, ARB_WIN_MAX_LINE - 1, 3, 60000}, /* long lines, checks first */
       {3, 1, 1, ARB_WIN_MAX_LINE - 1, 3, 30000}, /* long lines, king walk */
