@@ -887,6 +887,7 @@ static void pgn_usage(FILE *out) {
       "  --json          check: one JSON object per problem, and a summary object\n"
       "  --strict        exact SAN and export-format habits; deviations are problems\n"
       "  --allow-null    accept null moves (--, Z0)\n"
+      "  --no-result-check  do not check results (studies and puzzles end in mate with *)\n"
       "  --rules NAME    fide (default), fide-rapid, fide-blitz, uscf, online, casual\n"
       "  --no-comments --no-variations --no-nags   (pgn output)\n"
       "  -j N            N worker threads (output stays in input order)\n"
@@ -916,6 +917,8 @@ static int parse_opts(int argc, char **argv, pgn_opts *o, int *first_file) {
       o->read_flags |= ARB_PGN_STRICT;
     } else if (!strcmp(a, "--allow-null")) {
       o->read_flags |= ARB_PGN_ALLOW_NULL;
+    } else if (!strcmp(a, "--no-result-check")) {
+      o->read_flags |= ARB_PGN_NO_RESULT_CHECK;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       o->quiet = 1;
     } else if (!strcmp(a, "--no-comments")) {

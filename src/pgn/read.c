@@ -681,7 +681,7 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
     if (arb_pgn_result_parse(value, vlen, &res) == 0) {
       r->has_tag_result = 1;
       r->tag_result = res;
-    } else {
+    } else if (!(r->opt.flags & ARB_PGN_NO_RESULT_CHECK)) {
       report(r, ARB_PGN_RESULT, t, n, 0, "Result tag \"%.*s\" is not 1-0, 0-1, 1/2-1/2 or *",
              (int)(vlen > 40 ? 40 : vlen), value);
     }

@@ -1,6 +1,9 @@
 #!/bin/sh
-# Differential test of `arbiter query` against chessops.
+# Differential tests against chessops: `arbiter query` on random games (diff.mjs), and
+# `arbiter pgn` on PGN files (pgn.mjs: --pgn FILE..., or --pgn-dir DIR for every *.pgn under DIR,
+# exit 77 = skipped when DIR does not exist).
 # usage: tests/diff/run.sh ARBITER_BINARY [--games N] [--seed S] [--max-plies P] [--max-reports R]
+#        tests/diff/run.sh ARBITER_BINARY --pgn FILE... | --pgn-dir DIR
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,4 +57,16 @@ if [ -z "$want" ] || [ "$want" != "$got" ]; then
     fi
 fi
 
+case ${1:-} in
+    --pgn)
+        shift
+        exec node "$here/pgn.mjs" --arbiter "$arbiter" "$@" ;;
+    --pgn-dir)
+        if [ ! -d "${2:-}" ]; then
+            echo "diff: SKIPPED: no PGN directory at ${2:-}" >&2
+            exit 77
+        fi
+        # (file names in the corpus have no blanks)
+        exec node "$here/pgn.mjs" --arbiter "$arbiter" $(find "$2" -name '*.pgn' | sort) ;;
+esac
 exec node "$here/diff.mjs" --arbiter "$arbiter" "$@"
