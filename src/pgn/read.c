@@ -53,7 +53,7 @@ struct arb_pgn_reader {
   int game_errors, game_warnings;
   uint8_t user_skip; /* a callback asked to skip the rest of the game */
   uint8_t str_seen;  /* Seven Tag Roster tags seen in this header (bit per tag) */
-  uint8_t has_fen, has_setup, setup_one, chess960, skipped, after_move, expect_number;
+  uint8_t has_fen, has_setup, setup_one, chess960, skipped, after_move;
   uint8_t variant_seen, termination_seen;
   uint8_t has_start;    /* the main line's start position is set up */
   uint32_t number_seen; /* last move number read (strict mode compares it) */
@@ -387,7 +387,6 @@ static void reset_game(arb_pgn_reader *r) {
   r->variant_seen = r->termination_seen = 0;
   r->has_start = 0;
   r->after_move = 0;
-  r->expect_number = 0;
   r->number_seen = 0;
   r->fen[0] = r->variant[0] = r->termination[0] = '\0';
   r->has_tag_result = r->has_mt_result = 0;
@@ -452,7 +451,7 @@ static void begin_moves(arb_pgn_reader *r, const char *at) {
       r->state = ST_SKIP;
       return;
     }
-    if (!r->has_setup && (r->opt.flags & ARB_PGN_STRICT))
+    if ((!r->has_setup || !r->setup_one) && (r->opt.flags & ARB_PGN_STRICT))
       report(r, ARB_PGN_NOT_STRICT, at, 0, 0, "FEN tag without SetUp \"1\"");
   } else {
     if (kind == 1) {
@@ -700,7 +699,6 @@ static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
   size_t len;
   const char *s = as_text(r, t, n, 1, &len);
   if (r->v.comment(r->v.ctx, s, len, r->depth)) r->user_skip = 1;
-  r->expect_number = 1;
 }
 
 /* Resolves and plays one move token in the current line. */
@@ -835,7 +833,6 @@ static void open_variation(arb_pgn_reader *r, const char *t) {
   }
   if (r->v.begin_variation && user_ok(r) && r->v.begin_variation(r->v.ctx, r->depth))
     r->user_skip = 1;
-  r->expect_number = 1;
 }
 
 static void close_variation(arb_pgn_reader *r, const char *t) {
@@ -850,7 +847,6 @@ static void close_variation(arb_pgn_reader *r, const char *t) {
   }
   if (r->v.end_variation && user_ok(r) && r->v.end_variation(r->v.ctx, r->depth)) r->user_skip = 1;
   r->depth--;
-  r->expect_number = 1;
 }
 
 static void nag_token(arb_pgn_reader *r, const char *t, size_t n) {
@@ -1207,10 +1203,7 @@ static void run(arb_pgn_reader *r, int final) {
       continue;
     }
     r->token_at_end = final && p + n == end;
-    uint64_t line0 = r->line, ls0 = r->line_start;
     process_token(r, p, n, kind, blank);
-    (void)line0;
-    (void)ls0;
     if (kind == '{') advance_lines(r, p, n); /* other tokens end before a line end */
     p += n;
   }
