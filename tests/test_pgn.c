@@ -194,6 +194,7 @@ typedef struct coll {
   tbuf st, tags, mt;
   int normalise_tags; /* write the tags in the order the writer documents */
   arb_pgn_writer *w;
+  int move_to;          /* write moves with arb_pgn_writer_move_to (the position after given) */
   int wfail;            /* a writer call failed */
   uint64_t skip_game;   /* the tag callback asks to skip this game */
   size_t longest_value; /* the longest tag value passed */
@@ -285,7 +286,9 @@ static int c_move(void *ctx, const arb_pgn_move *m) {
     g->moves++;
   else
     g->variation_moves++;
-  if (c->w && arb_pgn_writer_move(c->w, m->before, m->move) != ARB_OK) c->wfail++;
+  if (c->w && (c->move_to ? arb_pgn_writer_move_to(c->w, m->before, m->move, m->after)
+                          : arb_pgn_writer_move(c->w, m->before, m->move)) != ARB_OK)
+    c->wfail++;
   return 0;
 }
 
@@ -1484,6 +1487,35 @@ Test(pgn_round_trip, real_files) {
   cr_assert_geq(files.n, 6);
   for (int f = 0; f < files.n; f++)
     round_trip(files.v[f]);
+  fl_free(&files);
+}
+
+/* arb_pgn_writer_move_to (check mark from the position after the move) writes what
+ * arb_pgn_writer_move (which makes the move itself) writes. */
+Test(pgn_round_trip, move_to_writes_the_same) {
+  flist files = list_pgn(PGN_DATA "/real");
+  cr_assert_geq(files.n, 6);
+  for (int f = 0; f < files.n; f++) {
+    size_t len;
+    char *data = slurp(files.v[f], &len);
+    coll a = {0}, b = {0};
+    a.w = arb_pgn_writer_new(0);
+    b.w = arb_pgn_writer_new(0);
+    cr_assert(a.w && b.w);
+    b.move_to = 1;
+    read_into(&a, 0, data, len, ONE_CHUNK);
+    read_into(&b, 0, data, len, ONE_CHUNK);
+    size_t n1, n2;
+    const char *o1 = arb_pgn_writer_data(a.w, &n1), *o2 = arb_pgn_writer_data(b.w, &n2);
+    cr_expect(n1 > 0 && n1 == n2 && memcmp(o1, o2, n1) == 0, "%s: move and move_to differ",
+              base_name(files.v[f]));
+    cr_expect_eq(a.wfail + b.wfail, 0);
+    arb_pgn_writer_free(a.w);
+    arb_pgn_writer_free(b.w);
+    coll_free(&a);
+    coll_free(&b);
+    free(data);
+  }
   fl_free(&files);
 }
 
