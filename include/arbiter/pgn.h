@@ -6,10 +6,11 @@
  *
  * Reader: push bytes in with arb_pgn_reader_feed (any chunk size, a file never has to be in
  * memory at once), then arb_pgn_reader_finish.  The reader calls the visitor's callbacks as it
- * goes.  Memory is bounded: one token (a comment or a tag value is at most
- * ARB_PGN_MAX_TOKEN bytes; longer ones are reported and cut), one position per open
- * variation (at most ARB_PGN_MAX_DEPTH), and the main line's positions since the last capture
- * or pawn move (for repetitions, at most 256).  Time is linear in the input.
+ * goes.  Memory is bounded: one token (a comment, a tag or a move is at most
+ * ARB_PGN_MAX_TOKEN bytes; longer ones are reported and skipped), one position per open
+ * variation (at most ARB_PGN_MAX_DEPTH; deeper ones are read, not replayed), and the main
+ * line's repetition keys since the last capture or pawn move (at most 256).  Time is linear in
+ * the input, however it is cut into chunks.
  *
  * Text: tag values and comments reach the visitor as UTF-8.  Bytes that are not valid UTF-8
  * are read as ISO-8859-1 (the PGN standard's character set) and converted; a UTF-8 byte order
@@ -128,7 +129,9 @@ typedef struct arb_pgn_visitor {
   /* The movetext begins at `start` (the FEN tag's position or the initial one). */
   int (*begin_moves)(void *ctx, const arb_position *start);
   int (*move)(void *ctx, const arb_pgn_move *move);
-  /* A comment ({...} or ; to the end of the line), text between the delimiters, as written. */
+  /* A comment ({...} or ; to the end of the line): the text between the delimiters, with each
+   * run of blanks, line ends and control characters made one space and none at either end
+   * (line breaks in a comment carry no meaning in PGN; so a comment reads back as written). */
   int (*comment)(void *ctx, const char *text, size_t len, int depth);
   /* A NAG: "$n", or a suffix mark after a move: "!" 1, "?" 2, "!!" 3, "??" 4, "!?" 5, "?!" 6. */
   int (*nag)(void *ctx, int nag, int depth);
