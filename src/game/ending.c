@@ -4,6 +4,14 @@
  */
 #include "game/ending.h"
 
+#include "board/zobrist.h"
+
+uint64_t arb__repetition_key(const arb_position *p) {
+  uint64_t k = p->key;
+  if (p->ep_square != ARB_NO_SQUARE && !arb_ep_legal(p)) k ^= arb__zob_ep(p->ep_square);
+  return k;
+}
+
 arb_termination arb__automatic_ending(const arb_rules *rules, const arb_position *p, int check,
                                       int mobile, int reps, arb_result *result) {
   *result = ARB_RESULT_DRAW;

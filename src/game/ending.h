@@ -15,4 +15,9 @@
 arb_termination arb__automatic_ending(const arb_rules *rules, const arb_position *p, int check,
                                       int mobile, int reps, arb_result *result) ARB_HIDDEN;
 
+/* The repetition identity of p (FIDE 9.2.3): its Polyglot key, with the en passant file only
+ * when the capture is legal.  Equal positions have equal keys; the game layer then compares
+ * the positions themselves. */
+uint64_t arb__repetition_key(const arb_position *p) ARB_HIDDEN;
+
 #endif

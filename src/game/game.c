@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "arbiter/game.h"
-#include "board/zobrist.h"
 #include "game/ending.h"
 #include "notation/text.h"
 
@@ -66,12 +65,6 @@ const char *arb_result_string(arb_result r) {
 /* The en passant square that counts for repetition: only when the capture is legal. */
 static int effective_ep(const arb_position *p) {
   return p->ep_square != ARB_NO_SQUARE && arb_ep_legal(p) ? p->ep_square : ARB_NO_SQUARE;
-}
-
-static uint64_t repetition_key(const arb_position *p) {
-  uint64_t k = p->key;
-  if (p->ep_square != ARB_NO_SQUARE && !arb_ep_legal(p)) k ^= arb__zob_ep(p->ep_square);
-  return k;
 }
 
 static int same_position(const arb_position *a, const arb_position *b) {
@@ -128,7 +121,7 @@ arb_game *arb_game_new(const arb_position *start, arb_ruleset rules) {
     r->pos = *start;
   else
     arb_position_startpos(&r->pos);
-  r->rkey = repetition_key(&r->pos);
+  r->rkey = arb__repetition_key(&r->pos);
   r->reps = 1;
   evaluate(g, arb_in_check(&r->pos), arb_has_legal_move(&r->pos));
   return g;
@@ -163,7 +156,7 @@ int arb_game_repetitions_after(const arb_game *g, arb_move move) {
   arb_position next = *cur(g);
   arb_undo u;
   arb_make_move(&next, move, &u);
-  return count_occurrences(g, &next, repetition_key(&next), g->n + 1);
+  return count_occurrences(g, &next, arb__repetition_key(&next), g->n + 1);
 }
 
 arb_status arb_game_play(arb_game *g, arb_move move) {
@@ -188,7 +181,7 @@ arb_status arb_game_play(arb_game *g, arb_move move) {
   int check = arb_in_check(&r->pos), mobile = arb_has_legal_move(&r->pos);
   arb__san_format(p, move, check ? (mobile ? '+' : '#') : 0, r->san, sizeof r->san);
   r->move = move;
-  r->rkey = repetition_key(&r->pos);
+  r->rkey = arb__repetition_key(&r->pos);
   g->n++;
   r->reps = (uint32_t)count_occurrences(g, &r->pos, r->rkey, g->n);
   /* An offer lapses when its opponent moves; the offering side's own move keeps it open. */

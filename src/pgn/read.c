@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arbiter/clock.h"
 #include "arbiter/pgn.h"
-#include "board/zobrist.h"
 #include "game/ending.h"
 #include "notation/text.h"
+#include "pgn/roster.h"
 
 enum { ST_BETWEEN, ST_HEADER, ST_MOVES, ST_SKIP };
 #define KEY_RING 256 /* main-line keys kept for repetitions (the 75-move rule stops at 150) */
@@ -32,6 +33,7 @@ struct arb_pgn_reader {
   arb_pgn_options opt;
   arb_pgn_visitor v;
   const arb_rules *rules;
+  arb_ruleset ruleset; /* the rules' number (opt.rules when valid, else FIDE) */
 
   /* Input buffer: unread bytes are buf[head, tail). */
   char *buf;
@@ -345,14 +347,6 @@ static int ensure_stack(arb_pgn_reader *r, int depth) {
   return 1;
 }
 
-/* The repetition identity of p: its key, with the en passant file only when the capture is
- * legal (FIDE 9.2.3), as the game layer counts. */
-static uint64_t rep_key(const arb_position *p) {
-  uint64_t k = p->key;
-  if (p->ep_square != ARB_NO_SQUARE && !arb_ep_legal(p)) k ^= arb__zob_ep(p->ep_square);
-  return k;
-}
-
 static int main_repetitions(const arb_pgn_reader *r, const line_state *L) {
   uint64_t k = r->keys[L->ply % KEY_RING];
   int back = L->pos.halfmove_clock;
@@ -368,7 +362,7 @@ static int main_repetitions(const arb_pgn_reader *r, const line_state *L) {
 /* Evaluates the automatic endings of the main line's current position. */
 static void main_line_status(arb_pgn_reader *r) {
   line_state *L = &r->stack[0];
-  r->keys[L->ply % KEY_RING] = rep_key(&L->pos);
+  r->keys[L->ply % KEY_RING] = arb__repetition_key(&L->pos);
   int mobile = arb_has_legal_move(&L->pos);
   int check = arb_in_check(&L->pos);
   int reps = 1;
@@ -469,12 +463,6 @@ static void begin_moves(arb_pgn_reader *r, const char *at) {
   if (r->v.begin_moves && r->v.begin_moves(r->v.ctx, &L->pos)) r->user_skip = 1;
 }
 
-/* Could `winner` (who won on time) checkmate by some sequence of legal moves?  Only a proof of
- * the contrary (material, locked walls: arb_cannot_mate, the test flag fall uses) counts. */
-static int could_mate(const arb_position *p, arb_color winner) {
-  return !arb_cannot_mate(p, winner);
-}
-
 static void end_game(arb_pgn_reader *r, const char *at) {
   if (r->state == ST_HEADER) begin_moves(r, at);
   if (r->depth > 0 || r->overflow > 0) {
@@ -510,12 +498,15 @@ static void end_game(arb_pgn_reader *r, const char *at) {
       } else if (r->main_end == ARB_TERM_NONE &&
                  (claimed == ARB_RESULT_WHITE_WINS || claimed == ARB_RESULT_BLACK_WINS) &&
                  ieq(r->termination, strlen(r->termination), "time forfeit")) {
-        arb_color winner = claimed == ARB_RESULT_WHITE_WINS ? ARB_WHITE : ARB_BLACK;
-        if (!could_mate(&L->pos, winner))
+        /* The clock layer's verdict for this flag fall under the rules in force (FIDE 6.9: a
+         * draw when the winner could not mate by any sequence of legal moves). */
+        arb_color flagged = claimed == ARB_RESULT_WHITE_WINS ? ARB_BLACK : ARB_WHITE;
+        arb_flag_verdict v = arb_flag_fall(&L->pos, flagged, r->ruleset, -1, ARB_RESULT_NONE);
+        if (v.result != ARB_RESULT_NONE && v.result != claimed)
           report(r, ARB_PGN_TIME_FORFEIT, at, 0, L->ply,
-                 "scored %s on time, but %s could not checkmate by any sequence of legal moves: "
-                 "the result should be 1/2-1/2 (FIDE 6.9)",
-                 result_text(claimed), winner == ARB_WHITE ? "White" : "Black");
+                 "scored %s on time, but under the %s rules this flag fall gives %s (%s)",
+                 result_text(claimed), r->rules->name, result_text(v.result),
+                 arb_flag_reason_name(v.reason));
       }
     }
   }
@@ -559,18 +550,20 @@ static void copy_tag(char *dst, size_t size, const char *v, size_t n) {
   dst[n] = '\0';
 }
 
-static const char *const str_names[7] = {"Event", "Site",  "Date",  "Round",
-                                         "White", "Black", "Result"};
-
 /* A tag pair token t[0, n): '[' name '"' value '"' ']' with blanks allowed between. */
-static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
+/* The name of the tag pair token t[0, n): t[*b, return value), empty when there is none. */
+static size_t tag_name(const char *t, size_t n, size_t *b) {
   size_t i = 1;
   while (i < n && is_ws((unsigned char)t[i]))
     i++;
-  size_t name_b = i;
-  while (i < n && (is_sym((unsigned char)t[i]) && t[i] != '.'))
+  *b = i;
+  while (i < n && is_sym((unsigned char)t[i]) && t[i] != '.')
     i++;
-  size_t name_e = i;
+  return i;
+}
+
+static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
+  size_t name_b, name_e = tag_name(t, n, &name_b), i = name_e;
   if (name_e == name_b) {
     report(r, ARB_PGN_TAG, t, n, 0, "tag without a name");
     return;
@@ -649,12 +642,11 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   memcpy(name, t + name_b, nl);
   name[nl] = '\0';
   /* A repeated tag keeps its first value, as the writer does. */
-  int seen = 0;
-  for (int s = 0; s < 7; s++)
-    if (strcmp(name, str_names[s]) == 0) {
-      seen = (r->str_seen >> s) & 1;
-      r->str_seen |= (uint8_t)(1u << s);
-    }
+  int seen = 0, roster = arb__pgn_roster_index(name, nl);
+  if (roster >= 0) {
+    seen = (r->str_seen >> roster) & 1;
+    r->str_seen |= (uint8_t)(1u << roster);
+  }
   if (strcmp(name, "FEN") == 0) {
     seen = r->has_fen;
     if (!seen) {
@@ -691,8 +683,6 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   value[vlen] = '\0';
   if (r->v.tag && !r->user_skip && r->v.tag(r->v.ctx, name, nl, value, vlen)) r->user_skip = 1;
 }
-
-static int user_ok(const arb_pgn_reader *r) { return !r->user_skip; }
 
 static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
   if (!r->v.comment || r->user_skip || r->state == ST_BETWEEN) return;
@@ -787,7 +777,7 @@ static void move_token(arb_pgn_reader *r, const char *t, size_t n) {
     r->stats.plies++;
     main_line_status(r);
   }
-  if (r->v.move && user_ok(r)) {
+  if (r->v.move && !r->user_skip) {
     arb_pgn_move pm;
     pm.move = m;
     pm.san = t;
@@ -831,7 +821,7 @@ static void open_variation(arb_pgn_reader *r, const char *t) {
       V->dead = 0;
     }
   }
-  if (r->v.begin_variation && user_ok(r) && r->v.begin_variation(r->v.ctx, r->depth))
+  if (r->v.begin_variation && !r->user_skip && r->v.begin_variation(r->v.ctx, r->depth))
     r->user_skip = 1;
 }
 
@@ -845,7 +835,8 @@ static void close_variation(arb_pgn_reader *r, const char *t) {
     report(r, ARB_PGN_VARIATION, t, 1, 0, "')' without an open variation");
     return;
   }
-  if (r->v.end_variation && user_ok(r) && r->v.end_variation(r->v.ctx, r->depth)) r->user_skip = 1;
+  if (r->v.end_variation && !r->user_skip && r->v.end_variation(r->v.ctx, r->depth))
+    r->user_skip = 1;
   r->depth--;
 }
 
@@ -872,17 +863,13 @@ static void nag_token(arb_pgn_reader *r, const char *t, size_t n) {
       return;
     }
   }
-  if (r->v.nag && user_ok(r) && r->state == ST_MOVES && r->v.nag(r->v.ctx, v, r->depth))
+  if (r->v.nag && !r->user_skip && r->state == ST_MOVES && r->v.nag(r->v.ctx, v, r->depth))
     r->user_skip = 1;
 }
 
-static void result_token(arb_pgn_reader *r, const char *t, size_t n, arb_result res) {
-  if (r->depth > 0 || r->overflow) {
-    /* A result inside a variation says how that line ends: not the game's end. */
-    return;
-  }
-  (void)t;
-  (void)n;
+static void result_token(arb_pgn_reader *r, const char *t, arb_result res) {
+  /* A result inside a variation says how that line ends: not the game's end. */
+  if (r->depth > 0 || r->overflow) return;
   r->has_mt_result = 1;
   r->mt_result = res;
   end_game(r, t);
@@ -892,7 +879,7 @@ static void result_token(arb_pgn_reader *r, const char *t, size_t n, arb_result 
 static void symbol_token(arb_pgn_reader *r, const char *t, size_t n) {
   arb_result res;
   if ((t[0] == '0' || t[0] == '1') && arb_pgn_result_parse(t, n, &res) == 0) {
-    result_token(r, t, n, res);
+    result_token(r, t, res);
     return;
   }
   if (t[0] >= '0' && t[0] <= '9' && !(n >= 3 && memcmp(t, "0-0", 3) == 0) &&
@@ -1034,12 +1021,7 @@ static void advance_lines(arb_pgn_reader *r, const char *p, size_t n) {
 
 /* Whether t looks like the start of a tag pair: '[', a name, a '"'. */
 static int looks_like_tag(const char *t, size_t n) {
-  size_t i = 1;
-  while (i < n && is_ws((unsigned char)t[i]))
-    i++;
-  size_t b = i;
-  while (i < n && is_sym((unsigned char)t[i]) && t[i] != '.')
-    i++;
+  size_t b, i = tag_name(t, n, &b);
   if (i == b) return 0;
   while (i < n && is_ws((unsigned char)t[i]))
     i++;
@@ -1052,14 +1034,9 @@ static int looks_like_tag(const char *t, size_t n) {
  * game (a stray '[' is junk).  Returns 0 when the token is junk and must be dropped. */
 static int tag_start(arb_pgn_reader *r, const char *t, size_t n, int blank_before) {
   if (r->state == ST_HEADER && blank_before) {
-    for (int s = 0; s < 7; s++) {
-      size_t len = strlen(str_names[s]);
-      if ((r->str_seen & (1u << s)) && n > len + 1 && memcmp(t + 1, str_names[s], len) == 0 &&
-          !is_sym((unsigned char)t[1 + len])) {
-        end_game(r, t);
-        break;
-      }
-    }
+    size_t b, e = tag_name(t, n, &b);
+    int roster = arb__pgn_roster_index(t + b, e - b);
+    if (roster >= 0 && ((r->str_seen >> roster) & 1)) end_game(r, t);
   }
   if (r->state == ST_MOVES || r->state == ST_SKIP) end_game(r, t);
   if (r->state == ST_BETWEEN) {
@@ -1109,7 +1086,7 @@ static void process_token(arb_pgn_reader *r, const char *t, size_t n, int kind, 
   case ')': close_variation(r, t); break;
   case '$':
   case '!': nag_token(r, t, n); break;
-  case '*': result_token(r, t, 1, ARB_RESULT_NONE); break;
+  case '*': result_token(r, t, ARB_RESULT_NONE); break;
   case 's': {
     /* A move number glued to its move ("1.e4"): split after the dots. */
     size_t i = 0;
@@ -1218,8 +1195,8 @@ arb_pgn_reader *arb_pgn_reader_new(const arb_pgn_options *opts, const arb_pgn_vi
   if (!r) return NULL;
   if (opts) r->opt = *opts;
   if (visitor) r->v = *visitor;
-  r->rules = arb_rules_get(r->opt.rules);
-  if (!r->rules) r->rules = arb_rules_get(ARB_RULES_FIDE);
+  r->ruleset = arb_rules_get(r->opt.rules) ? r->opt.rules : ARB_RULES_FIDE;
+  r->rules = arb_rules_get(r->ruleset);
   r->cap = 1u << 16;
   r->buf = malloc(r->cap);
   if (!r->buf || !scratch_for(r, 1024) || !ensure_stack(r, 0)) {

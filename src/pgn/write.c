@@ -11,11 +11,13 @@
 
 #include "arbiter/pgn.h"
 #include "notation/text.h"
+#include "pgn/roster.h"
 
 #define LINE_MAX_COLS 79
 
 typedef struct tag_entry {
   size_t name, name_len, value, value_len; /* offsets into the tag arena */
+  int roster;                              /* its Seven Tag Roster index, or -1 */
 } tag_entry;
 
 struct arb_pgn_writer {
@@ -40,8 +42,6 @@ struct arb_pgn_writer {
   size_t mt_len, mt_cap;
 };
 
-static const char *const str_names[7] = {"Event", "Site",  "Date",  "Round",
-                                         "White", "Black", "Result"};
 static const char *const str_defaults[7] = {"?", "?", "????.??.??", "?", "?", "?", "*"};
 
 static int grow(char **p, size_t *cap, size_t need) {
@@ -155,6 +155,7 @@ arb_status arb_pgn_writer_tag(arb_pgn_writer *w, const char *name, size_t name_l
   w->arena_len += name_len;
   e->value = w->arena_len;
   e->value_len = value_len;
+  e->roster = arb__pgn_roster_index(name, name_len);
   memcpy(w->arena + w->arena_len, value, value_len);
   w->arena_len += value_len;
   return ARB_OK;
@@ -186,24 +187,20 @@ static void put_tag(arb_pgn_writer *w, const char *name, size_t nl, const char *
  * then the other tags as given. */
 static void write_tags(arb_pgn_writer *w, arb_result result) {
   for (int s = 0; s < 7; s++) {
-    size_t nl = strlen(str_names[s]);
     const char *v = s == 6 ? arb_result_string(result) : str_defaults[s];
     size_t vl = strlen(v);
     for (int i = 0; i < w->ntags && s < 6; i++)
-      if (w->tags[i].name_len == nl && memcmp(w->arena + w->tags[i].name, str_names[s], nl) == 0) {
+      if (w->tags[i].roster == s) {
         v = w->arena + w->tags[i].value;
         vl = w->tags[i].value_len;
         break;
       }
-    put_tag(w, str_names[s], nl, v, vl);
+    put_tag(w, arb__pgn_roster[s], strlen(arb__pgn_roster[s]), v, vl);
   }
   for (int i = 0; i < w->ntags; i++) {
     const tag_entry *e = &w->tags[i];
-    int is_str = 0;
-    for (int s = 0; s < 7; s++)
-      is_str |= e->name_len == strlen(str_names[s]) &&
-                memcmp(w->arena + e->name, str_names[s], e->name_len) == 0;
-    if (!is_str) put_tag(w, w->arena + e->name, e->name_len, w->arena + e->value, e->value_len);
+    if (e->roster < 0)
+      put_tag(w, w->arena + e->name, e->name_len, w->arena + e->value, e->value_len);
   }
   put(w, "\n", 1);
 }

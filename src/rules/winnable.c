@@ -59,46 +59,6 @@ static int centrality(arb_square s) {
   return df < dr ? df : dr;
 }
 
-/* Whether the legal move m gives check, from bitboards alone (no make): the moved piece's
- * attacks from its new square, and discovered attacks through the squares it left. */
-static int gives_check(const arb_position *p, arb_move m) {
-  const int us = p->turn, them = us ^ 1;
-  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
-  const arb_square ek = arb__king_sq(p, them);
-  const unsigned kind = ARB_MOVE_KIND(m);
-  arb_bitboard own = p->by_color[us];
-  arb_bitboard occ = p->by_type[0];
-  arb_bitboard pawns = p->by_type[ARB_PAWN] & own, knights = p->by_type[ARB_KNIGHT] & own;
-  arb_bitboard diag = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & own;
-  arb_bitboard orth = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & own;
-  arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
-  arb_square dest = to;
-  if (kind == ARB_MOVE_CASTLING) {
-    /* King to g/c, rook to f/d (Chess960 too): only the rook can give check. */
-    arb_square kto = (arb_square)((us == ARB_WHITE ? 0 : 56) + (to > from ? 6 : 2));
-    arb_square rto = (arb_square)((us == ARB_WHITE ? 0 : 56) + (to > from ? 5 : 3));
-    occ = (occ & ~ARB_BB(from) & ~ARB_BB(to)) | ARB_BB(kto) | ARB_BB(rto);
-    orth = (orth & ~ARB_BB(to)) | ARB_BB(rto);
-    return (arb__rook_attacks(ek, occ) & orth) != 0;
-  }
-  /* Remove the mover from every set, then put the piece it becomes on `dest`. */
-  arb_bitboard fb = ARB_BB(from), tb = ARB_BB(dest);
-  pawns &= ~fb, knights &= ~fb, diag &= ~fb, orth &= ~fb;
-  occ = (occ & ~fb) | tb;
-  if (kind == ARB_MOVE_EN_PASSANT) occ &= ~ARB_BB(to ^ 8);
-  if (kind == ARB_MOVE_PROMOTION) type = ARB_MOVE_PROMO(m);
-  switch (type) {
-  case ARB_PAWN: pawns |= tb; break;
-  case ARB_KNIGHT: knights |= tb; break;
-  case ARB_BISHOP: diag |= tb; break;
-  case ARB_ROOK: orth |= tb; break;
-  case ARB_QUEEN: diag |= tb, orth |= tb; break;
-  default: break;
-  }
-  return ((arb__tab.pawn[them][ek] & pawns) | (arb__tab.knight[ek] & knights) |
-          (arb__bishop_attacks(ek, occ) & diag) | (arb__rook_attacks(ek, occ) & orth)) != 0;
-}
-
 /* Ordering score: higher first.  m is legal (from the generator). */
 static int score(const arb_position *p, const arb__check_info *ci, arb_move m, int winner_to_move,
                  int king_walk) {
@@ -106,7 +66,7 @@ static int score(const arb_position *p, const arb__check_info *ci, arb_move m, i
   const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
   const arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
   int check = arb__gives_check_quick(p, ci, m);
-  if (check < 0) check = gives_check(p, m);
+  if (check < 0) check = arb_gives_check(p, m); /* promotion, en passant, castling */
   /* (king_walk: a second ordering for the long mates where the winner's king must come close
    * first, and checks that lead nowhere would only delay it.) */
   if (check) s += king_walk && winner_to_move ? 20 : 100;
@@ -169,7 +129,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     /* Mate in one: only checks, no ordering needed. */
     for (int i = 0; i < n; i++) {
       int check = arb__gives_check_quick(p, &ci, moves[i]);
-      if (check < 0) check = gives_check(p, moves[i]);
+      if (check < 0) check = arb_gives_check(p, moves[i]);
       if (!check) continue;
       arb_position next = *p;
       arb_undo u;
