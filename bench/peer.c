@@ -53,3 +53,11 @@ int bench_find_peer(const char *env_var, const char *const *candidates, const ch
     if (bench_resolve(candidates[i], out, cap)) return 1;
   return 0;
 }
+
+int bench_parse_runs(const char *text, int max, int *runs) {
+  char *end;
+  long v = strtol(text, &end, 10);
+  if (!*text || *end || v < 1 || v > max) return -1;
+  *runs = (int)v;
+  return 0;
+}

@@ -19,4 +19,7 @@ int bench_resolve(const char *name, char *out, size_t cap);
 int bench_find_peer(const char *env_var, const char *const *candidates, const char *who, char *out,
                     size_t cap);
 
+/* Reads the value of -n: a whole number from 1 to max into *runs.  0, or -1 when it is not one. */
+int bench_parse_runs(const char *text, int max, int *runs);
+
 #endif

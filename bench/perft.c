@@ -243,13 +243,10 @@ int main(int argc, char **argv) {
 
   for (a = 1; a < argc; a++) {
     if (strcmp(argv[a], "-n") == 0 && a + 1 < argc) {
-      char *end;
-      long v = strtol(argv[++a], &end, 10);
-      if (*end || v < 1 || v > BENCH_MAX_RUNS) {
+      if (bench_parse_runs(argv[++a], BENCH_MAX_RUNS, &runs) != 0) {
         usage(stderr);
         return 64;
       }
-      runs = (int)v;
     } else if (strcmp(argv[a], "--quick") == 0) {
       quick = 1;
     } else if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0) {

@@ -184,49 +184,22 @@ static int bench_file(const char *arbiter, const char *px, const char *file, int
     return 2;
   }
   double mb = (double)bytes / 1e6;
+  /* Commands not given a best time yet; pgn-extract ones only when it was found. */
+#define OURS(label_, ...) {.label = label_, .argv = {__VA_ARGS__, NULL}, .ours = 1, .available = 1}
+#define PEER(label_, ...)                                                                          \
+  { .label = label_, .argv = {__VA_ARGS__, NULL}, .available = px != NULL }
   command cmds[NCOMMANDS] = {
-      {"arbiter pgn check -j 1",
-       {arbiter, "pgn", "check", "-q", "-j", "1", file, NULL},
-       1,
-       1,
-       0,
-       0,
-       0,
-       0},
-      {"arbiter pgn convert --to pgn -j 1",
-       {arbiter, "pgn", "convert", "--to", "pgn", "-q", "-j", "1", file, NULL},
-       1,
-       1,
-       0,
-       0,
-       0,
-       0},
-      {"pgn-extract -s -r (check only)", {px, "-s", "-r", file, NULL}, 0, px != NULL, 0, 0, 0, 0},
-      {"pgn-extract -s -o /dev/null (rewrite)",
-       {px, "-s", "-o", "/dev/null", file, NULL},
-       0,
-       px != NULL,
-       0,
-       0,
-       0,
-       0},
-      {"arbiter pgn check -j 2",
-       {arbiter, "pgn", "check", "-q", "-j", "2", file, NULL},
-       1,
-       1,
-       0,
-       0,
-       0,
-       0},
-      {"arbiter pgn convert --to pgn -j 2",
-       {arbiter, "pgn", "convert", "--to", "pgn", "-q", "-j", "2", file, NULL},
-       1,
-       1,
-       0,
-       0,
-       0,
-       0},
+      OURS("arbiter pgn check -j 1", arbiter, "pgn", "check", "-q", "-j", "1", file),
+      OURS("arbiter pgn convert --to pgn -j 1", arbiter, "pgn", "convert", "--to", "pgn", "-q",
+           "-j", "1", file),
+      PEER("pgn-extract -s -r (check only)", px, "-s", "-r", file),
+      PEER("pgn-extract -s -o /dev/null (rewrite)", px, "-s", "-o", "/dev/null", file),
+      OURS("arbiter pgn check -j 2", arbiter, "pgn", "check", "-q", "-j", "2", file),
+      OURS("arbiter pgn convert --to pgn -j 2", arbiter, "pgn", "convert", "--to", "pgn", "-q",
+           "-j", "2", file),
   };
+#undef OURS
+#undef PEER
   for (int i = 0; i < NCOMMANDS; i++)
     cmds[i].best = 1e30;
   printf("%s: %.2f MB, %llu games; best of %d run%s (wall clock)\n", file, mb,
@@ -279,13 +252,10 @@ int main(int argc, char **argv) {
   if (!files) return 1;
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "-n") && a + 1 < argc) {
-      char *end;
-      long v = strtol(argv[++a], &end, 10);
-      if (*end || v < 1 || v > BENCH_MAX_RUNS) {
+      if (bench_parse_runs(argv[++a], BENCH_MAX_RUNS, &runs) != 0) {
         usage(stderr);
         return 64;
       }
-      runs = (int)v;
     } else if (!strcmp(argv[a], "--arbiter") && a + 1 < argc) {
       arbiter = argv[++a];
     } else if (!strcmp(argv[a], "--pgn-extract") && a + 1 < argc) {

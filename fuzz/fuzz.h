@@ -41,6 +41,13 @@ const char *fuzz_start_position(const uint8_t *data, size_t size, struct arb_pos
  * or after max lines. */
 const char *fuzz_next_line(const char **p, const char *end, size_t *len, int *count, int max);
 
+/* The context of a failed check on one move line: "FEN | first 40 bytes of the line". */
+#define FUZZ_CTX_MAX 160
+void fuzz_line_context(const struct arb_position *pos, const char *line, size_t len, char *ctx);
+
+/* 1 if m is one of moves[0, n). */
+int fuzz_in_list(const uint16_t *moves, int n, uint16_t m);
+
 /* 1 if a and b agree on every field that defines a position (not the reserved padding). */
 int fuzz_same_position(const struct arb_position *a, const struct arb_position *b);
 

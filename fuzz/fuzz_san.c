@@ -17,12 +17,6 @@
 
 #define MAX_LINES 32
 
-static int in_list(const arb_move *moves, int n, arb_move m) {
-  for (int i = 0; i < n; i++)
-    if (moves[i] == m) return 1;
-  return 0;
-}
-
 static int documented(arb_status st) {
   return st == ARB_OK || st == ARB_ERR_MOVE_SYNTAX || st == ARB_ERR_MOVE_ILLEGAL ||
          st == ARB_ERR_MOVE_AMBIGUOUS || st == ARB_ERR_NULL_MOVE;
@@ -37,14 +31,14 @@ static arb_move check_result(const arb_position *pos, const arb_move *legal, int
   if (st == ARB_ERR_MOVE_AMBIGUOUS) {
     FUZZ_CHECK_CTX(err->candidates_count >= 2, ctx);
     for (int k = 0; k < err->candidates_count && k < 8; k++)
-      FUZZ_CHECK_CTX(in_list(legal, n, err->candidates[k]), ctx);
+      FUZZ_CHECK_CTX(fuzz_in_list(legal, n, err->candidates[k]), ctx);
   }
   if (st != ARB_OK) return ARB_MOVE_NONE;
   if (m == ARB_MOVE_NULL) {
     FUZZ_CHECK_CTX(flags & ARB_SAN_ALLOW_NULL, ctx);
     return ARB_MOVE_NONE;
   }
-  FUZZ_CHECK_CTX(in_list(legal, n, m), ctx);
+  FUZZ_CHECK_CTX(fuzz_in_list(legal, n, m), ctx);
   FUZZ_CHECK_CTX(arb_is_legal(pos, m), ctx);
   return m;
 }
@@ -57,9 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t len;
   int count = 0;
   while ((p = fuzz_next_line(&next, end, &len, &count, MAX_LINES))) {
-    char fen[ARB_FEN_MAX], ctx[ARB_FEN_MAX + 48];
-    arb_fen_write(&pos, fen, sizeof fen, 0);
-    snprintf(ctx, sizeof ctx, "%s | %.*s", fen, (int)(len < 40 ? len : 40), p);
+    char ctx[FUZZ_CTX_MAX];
+    fuzz_line_context(&pos, p, len, ctx);
 
     arb_move legal[ARB_MAX_MOVES];
     int n = arb_generate_legal(&pos, legal);

@@ -16,12 +16,6 @@
 
 #define MAX_LINES 32
 
-static int in_list(const arb_move *moves, int n, arb_move m) {
-  for (int i = 0; i < n; i++)
-    if (moves[i] == m) return 1;
-  return 0;
-}
-
 static int documented(arb_status st) {
   return st == ARB_OK || st == ARB_ERR_MOVE_SYNTAX || st == ARB_ERR_MOVE_ILLEGAL ||
          st == ARB_ERR_NULL_MOVE;
@@ -33,9 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t len;
   int count = 0;
   while ((p = fuzz_next_line(&next, end, &len, &count, MAX_LINES))) {
-    char fen[ARB_FEN_MAX], ctx[ARB_FEN_MAX + 48];
-    arb_fen_write(&pos, fen, sizeof fen, 0);
-    snprintf(ctx, sizeof ctx, "%s | %.*s", fen, (int)(len < 40 ? len : 40), p);
+    char ctx[FUZZ_CTX_MAX];
+    fuzz_line_context(&pos, p, len, ctx);
 
     arb_move legal[ARB_MAX_MOVES];
     int n = arb_generate_legal(&pos, legal);
@@ -56,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (st0 == ARB_OK) {
       FUZZ_CHECK_CTX(m0 == m1, ctx);
       FUZZ_CHECK_CTX(m0 != ARB_MOVE_NULL && m0 != ARB_MOVE_NONE, ctx);
-      FUZZ_CHECK_CTX(in_list(legal, n, m0), ctx);
+      FUZZ_CHECK_CTX(fuzz_in_list(legal, n, m0), ctx);
       FUZZ_CHECK_CTX(len == 4 || len == 5, ctx);
 
       char uci[8];

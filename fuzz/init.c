@@ -41,3 +41,15 @@ int fuzz_same_position(const arb_position *a, const arb_position *b) {
          a->ep_square == b->ep_square && a->chess960 == b->chess960 &&
          a->halfmove_clock == b->halfmove_clock && a->fullmove_number == b->fullmove_number;
 }
+
+void fuzz_line_context(const arb_position *pos, const char *line, size_t len, char *ctx) {
+  char fen[ARB_FEN_MAX];
+  arb_fen_write(pos, fen, sizeof fen, 0);
+  snprintf(ctx, FUZZ_CTX_MAX, "%s | %.*s", fen, (int)(len < 40 ? len : 40), line);
+}
+
+int fuzz_in_list(const arb_move *moves, int n, arb_move m) {
+  for (int i = 0; i < n; i++)
+    if (moves[i] == m) return 1;
+  return 0;
+}
