@@ -169,12 +169,11 @@ typedef struct gctx {
   sbuf text, tmp, tags_json, comments, clocks, evals, uci, san;
   char white[96], black[96], date[16], eco[8], result_tag[8];
   long white_elo, black_elo;
-  int has_white_elo, has_black_elo, has_fen, tag_fail, pos_hit, main_ply, nmoves;
+  int has_white_elo, has_black_elo, has_fen, pos_hit, main_ply, nmoves;
+  uint32_t tag_hits; /* bit i: the game has --tag filter i's tag with its value */
   uint64_t hash;
   arb_position start;
 } gctx;
-
-static const char *reports_name(const gctx *g) { return g->j->file; }
 
 static void on_error(void *ctx, const arb_pgn_error *e) {
   gctx *g = ctx;
@@ -183,7 +182,7 @@ static void on_error(void *ctx, const arb_pgn_error *e) {
   int to_stderr = g->o->mode != MODE_CHECK;
   if (g->o->json) {
     sb_str(b, "{\"file\":");
-    sb_json(b, reports_name(g), strlen(reports_name(g)));
+    sb_json(b, g->j->file, strlen(g->j->file));
     sb_printf(b, ",\"line\":%llu,\"column\":%u,\"game\":", (unsigned long long)e->where.line,
               e->where.column);
     size_t plen = b->n;
@@ -199,7 +198,7 @@ static void on_error(void *ctx, const arb_pgn_error *e) {
     rec_add(g->j, to_stderr, 0, e->where.game, 0, b->p, plen, b->p + plen, b->n - plen);
     return;
   }
-  sb_printf(b, "%s:%llu:", reports_name(g), (unsigned long long)e->where.line);
+  sb_printf(b, "%s:%llu:", g->j->file, (unsigned long long)e->where.line);
   if (e->where.column) sb_printf(b, "%u:", e->where.column);
   sb_str(b, " game ");
   size_t plen = b->n;
@@ -217,7 +216,8 @@ static void on_error(void *ctx, const arb_pgn_error *e) {
 static void reset_game(gctx *g) {
   g->text.n = g->tags_json.n = g->comments.n = g->clocks.n = g->evals.n = g->uci.n = g->san.n = 0;
   g->white[0] = g->black[0] = g->date[0] = g->eco[0] = g->result_tag[0] = '\0';
-  g->has_white_elo = g->has_black_elo = g->has_fen = g->tag_fail = g->pos_hit = 0;
+  g->has_white_elo = g->has_black_elo = g->has_fen = g->pos_hit = 0;
+  g->tag_hits = 0;
   g->main_ply = g->nmoves = 0;
   g->hash = 1469598103934665603ull;
 }
@@ -272,8 +272,8 @@ static int on_tag(void *ctx, const char *name, size_t nl, const char *value, siz
   else if (!strcmp(name, "FEN"))
     g->has_fen = 1;
   for (int i = 0; i < g->o->ntags; i++)
-    if (!strcmp(name, g->o->tags[i].name) && strcmp(value, g->o->tags[i].value) != 0)
-      g->tag_fail |= 1;
+    if (!strcmp(name, g->o->tags[i].name) && !strcmp(value, g->o->tags[i].value))
+      g->tag_hits |= 1u << i;
   if (g->w) arb_pgn_writer_tag(g->w, name, nl, value, vl);
   if (g->o->fmt == FMT_JSONL) {
     sb_str(&g->tags_json, g->tags_json.n ? "," : "{");
@@ -398,19 +398,7 @@ static int on_end_var(void *ctx, int depth) {
 static int passes_filters(const gctx *g, const arb_pgn_game_end *e) {
   const pgn_opts *o = g->o;
   if (!o->filtering) return 1;
-  if (g->tag_fail) return 0;
-  for (int i = 0; i < o->ntags; i++) {
-    /* a required tag that the game lacks (unless the value asked for is empty) */
-    const char *n = o->tags[i].name;
-    int present = 0;
-    if (!strcmp(n, "White"))
-      present = g->white[0] != 0;
-    else if (!strcmp(n, "Black"))
-      present = g->black[0] != 0;
-    else
-      present = 1; /* others are checked when present */
-    if (!present && o->tags[i].value[0]) return 0;
-  }
+  if (g->tag_hits != (1u << o->ntags) - 1) return 0; /* every --tag NAME=VALUE present */
   if (o->white && !icontains(g->white, o->white)) return 0;
   if (o->black && !icontains(g->black, o->black)) return 0;
   if (o->player && !icontains(g->white, o->player) && !icontains(g->black, o->player)) return 0;
@@ -1079,7 +1067,6 @@ int arb_cmd_pgn(int argc, char **argv) {
     fprintf(stderr, "arbiter pgn filter: give at least one filter (see --help)\n");
     return 2;
   }
-  if (o.mode == MODE_CHECK) o.read_flags |= 0;
 
   totals t;
   memset(&t, 0, sizeof t);
