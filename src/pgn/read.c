@@ -415,8 +415,6 @@ static const char *const term_text[ARB_TERM_COUNT] = {"",
                                                       "resignation",
                                                       "time forfeit"};
 
-static const char *result_text(arb_result res) { return arb_result_string(res); }
-
 /* Ends the header: sets the start position up, or decides to skip the game. */
 static void begin_moves(arb_pgn_reader *r, const char *at) {
   r->state = ST_MOVES;
@@ -480,7 +478,7 @@ static void end_game(arb_pgn_reader *r, const char *at) {
       report(r, ARB_PGN_RESULT, at, 0, 0, "no termination marker (1-0, 0-1, 1/2-1/2 or *)");
     else if (r->has_tag_result && r->tag_result != r->mt_result)
       report(r, ARB_PGN_RESULT, at, 0, 0, "the Result tag says %s but the movetext ends with %s",
-             result_text(r->tag_result), result_text(r->mt_result));
+             arb_result_string(r->tag_result), arb_result_string(r->mt_result));
     if (!r->has_tag_result && (r->opt.flags & ARB_PGN_STRICT))
       report(r, ARB_PGN_NOT_STRICT, at, 0, 0, "no Result tag");
     arb_result claimed = r->has_mt_result ? r->mt_result : r->tag_result;
@@ -489,12 +487,13 @@ static void end_game(arb_pgn_reader *r, const char *at) {
         int hard = r->main_end <= ARB_TERM_DEAD_POSITION;
         if (hard)
           report(r, ARB_PGN_RESULT, at, 0, L->ply, "the game ended by %s (%s) but is scored %s",
-                 term_text[r->main_end], result_text(r->main_end_result), result_text(claimed));
+                 term_text[r->main_end], arb_result_string(r->main_end_result),
+                 arb_result_string(claimed));
         else if (!r->main_end_passed)
           warn(r, ARB_PGN_RESULT, at, 0, L->ply,
                "the game ended by %s (%s) under the %s rules but is scored %s",
-               term_text[r->main_end], result_text(r->main_end_result), r->rules->name,
-               result_text(claimed));
+               term_text[r->main_end], arb_result_string(r->main_end_result), r->rules->name,
+               arb_result_string(claimed));
       } else if (r->main_end == ARB_TERM_NONE &&
                  (claimed == ARB_RESULT_WHITE_WINS || claimed == ARB_RESULT_BLACK_WINS) &&
                  ieq(r->termination, strlen(r->termination), "time forfeit")) {
@@ -505,7 +504,7 @@ static void end_game(arb_pgn_reader *r, const char *at) {
         if (v.result != ARB_RESULT_NONE && v.result != claimed)
           report(r, ARB_PGN_TIME_FORFEIT, at, 0, L->ply,
                  "scored %s on time, but under the %s rules this flag fall gives %s (%s)",
-                 result_text(claimed), r->rules->name, result_text(v.result),
+                 arb_result_string(claimed), r->rules->name, arb_result_string(v.result),
                  arb_flag_reason_name(v.reason));
       }
     }
