@@ -64,9 +64,12 @@ typedef enum arb_win_verdict {
 
 typedef enum arb_win_proof {
   ARB_PROOF_NONE = 0,
-  ARB_PROOF_HELPMATE,    /* WINNABLE: line[] is a helpmate (checked by replaying it) */
-  ARB_PROOF_MATERIAL,    /* UNWINNABLE: by material (arb_cannot_mate_by_material) */
-  ARB_PROOF_LOCKED_WALLS /* UNWINNABLE: every position behind the locked pawns enumerated */
+  ARB_PROOF_HELPMATE,     /* WINNABLE: line[] is a helpmate (checked by replaying it) */
+  ARB_PROOF_MATERIAL,     /* UNWINNABLE: by material (arb_cannot_mate_by_material) */
+  ARB_PROOF_LOCKED_WALLS, /* UNWINNABLE: every position behind the locked pawns enumerated */
+  ARB_PROOF_GAME_OVER     /* UNWINNABLE: no legal move on the board (stalemate, or the side
+                           * itself mated); a mate already on the board is WINNABLE, a HELPMATE
+                           * line of no moves */
 } arb_win_proof;
 
 #define ARB_WIN_MAX_LINE 64

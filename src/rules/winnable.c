@@ -2,23 +2,31 @@
  *
  * winnable.c: "can this side ever checkmate?" with a proof either way.
  *
- * Material first (free), the locked-wall enumeration of dead.c (cheap where it applies), then a
- * cooperative search — both sides play for the mate of the loser — under one node budget, in
- * phases (the table in arb_winnability_of):
+ * A position where the game is already over answers at once (a mate on the board is a
+ * helpmate of no moves; stalemate or the side itself mated: it can never mate).  Then material
+ * (free), the locked-wall enumeration of dead.c (cheap where it applies), then a cooperative
+ * search — both sides play for the mate of the loser — under one node budget, in phases (the
+ * table `schedule` below):
  * - limited discrepancy: lines as long as a proof may be that leave the best-ordered move at most
- *   k times; first along the "king walk" ordering (the winner's king comes close, checks that
- *   lead nowhere rank low), which settles most real positions in a few dozen nodes, later with
- *   checks first and more discrepancies, for the long helpmates of endgames (a pawn runs,
- *   promotes, then mates);
+ *   k times, first along the "king walk" ordering (the winner's king comes close, its pieces
+ *   bear on the squares around the loser's king), which settles most real positions in a few
+ *   dozen nodes;
+ * - the same towards each corner: the loser's king and men go to the corner, the winner's king
+ *   and men follow — and, for a lone minor piece, the exact net (the winner's king a knight's
+ *   move from the corner, the loser's own men on the two flight squares along the edges, the
+ *   diagonal square free for the bishop's check);
  * - probes that follow only the best two or three moves of each node, deepening two plies at a
  *   time (the mate is the winner's move, so only one parity of depth can end in it);
+ * - the corner phases again with a little deterministic noise in the ordering (restarts that
+ *   break its ties differently), for the long endgame helpmates;
  * - the full search, iterative deepening with a table of positions already searched in vain.
  * The probes are incomplete on purpose: they only ever prove WINNABLE, and every line is
- * replayed to mate before it is believed.
- * Moves are ordered towards mate without making them: checks first (from bitboards), the
- * winner's captures and promotions, its pieces closing in on the loser's king and its pawns
- * running (fast when it has no queen or rook); the loser's king to the edge, its pieces around it,
- * no captures of the winner's material.  At the last ply only checking moves are tried.
+ * replayed to mate before it is believed.  The search never answers UNWINNABLE.
+ * At every node where the winner moves, its checks are first tried for a mate in one; no line
+ * returns to a position already on it (a helpmate never needs to).
+ * Moves are ordered without making them, from bitboards: checks (arb__check_info), captures,
+ * promotions, distances.  The weights were tuned on the final positions of lichess games lost on
+ * time (bench/dead) and checked on the final positions of the other games of the PGN corpus.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,23 +41,120 @@ typedef struct tt_entry {
   uint8_t depth;
 } tt_entry;
 
+/* The orderings (see score_walk and score_corner). */
+typedef enum order {
+  CHECKS_FIRST, /* checks, captures, promotions first: short mates */
+  KING_WALK,    /* the winner's king comes close first; its checks that lead nowhere rank low */
+  PAWNS_RUN,    /* KING_WALK, and the loser's pawns run: against a lone minor piece the loser
+                 * must promote to a piece that blocks its own king */
+  CORNER,       /* everything heads for one corner */
+  CORNER_NET    /* the exact net of a lone minor piece in one corner */
+} order;
+
+/* Weights of the orderings (higher first). */
+enum {
+  W_CHECK = 25,          /* a check, ordering CHECKS_FIRST, and for the loser */
+  W_CHECK_WALKING = -20, /* a check by the winner in KING_WALK and PAWNS_RUN */
+  W_PROMOTION = 25,      /* plus the piece type */
+  W_LOSER_KING_EDGE = 6, /* per step of the loser's king towards the edge */
+  W_SELF_BLOCK = 6,      /* a loser's man next to its own king */
+  W_LOSER_PAWN_RUN = 8,  /* per rank the loser's pawn reaches, PAWNS_RUN */
+  W_LOSER_CAPTURE = -40, /* capturing the winner's material helps no mate */
+  W_WINNER_CAPTURE = 4,  /* capturing the loser's */
+  W_PAWN_FOR_QUEEN = 12, /* per rank the winner's pawn reaches when it has no queen or rook */
+  W_PAWN = 1,            /* per rank the winner's pawn reaches otherwise */
+  W_KING_WALK = 240,     /* per step of the winner's king towards the loser's, walking */
+  W_PIECE_CLOSER = 1,    /* per step of the winner's piece towards the loser's king */
+  W_NEW_QUEEN = 125,     /* a new queen for a winner without queen or rook */
+  W_KING_ZONE = 4,       /* per square around the loser's king the piece newly attacks */
+  /* CORNER and CORNER_NET */
+  W_C_CASTLING = -50,       /* castling goes nowhere near a corner */
+  W_C_LOSER_KING = 10,      /* per step of the loser's king towards the corner */
+  W_C_LOSER_MAN = 3,        /* per step of a loser's man towards the corner (NET: its flights) */
+  W_C_LOSER_PAWN = 4,       /* a loser's pawn move (CORNER) */
+  W_C_CORNER_TAKEN = -30,   /* a loser's man onto the corner, where its king must stand */
+  W_C_LOSER_PROMOTION = 20, /* a loser's promotion to anything but a queen: a new blocker */
+  W_C_WINNER_CHECK = 5,
+  W_C_WINNER_KING = 10, /* per step of the winner's king towards its square (2 from the corner) */
+  W_C_WINNER_PAWN = 8,  /* per rank the winner's pawn reaches when it has no queen or rook */
+  W_C_WINNER_PIECE = 2, /* per step of the winner's piece towards the corner */
+  W_C_NEW_QUEEN = 30,
+  W_C_WINNER_CAPTURE = 5,
+  W_C_NET_CAPTURE = -20 /* NET: the loser's men are the net */
+};
+
+typedef struct phase {
+  uint8_t width;     /* moves tried per node; 0: all (the full search) */
+  uint8_t lds;       /* 1: limited discrepancy at max_depth; 0: deepening two plies at a time */
+  uint8_t order;     /* enum order; CORNER and CORNER_NET phases come in fours, one per corner,
+                      * nearest the loser's king first */
+  uint8_t max_depth; /* plies */
+  uint8_t max_disc;  /* discrepancies (lds) */
+  uint8_t noise;     /* 0, or the range of a pseudo-random term added to every score */
+  uint32_t budget;   /* nodes for this phase (per corner); 0: what is left */
+} phase;
+
+/* Measured on lost-on-time positions: the first row settles about nine in ten, the rows up to
+ * the second KING_WALK all but a few dozen of 6,539, the noisy corner rows the last long
+ * endgames (a lone bishop or knight, a pawn that must stop short of the corner). */
+static const phase schedule[] = {{2, 1, KING_WALK, 50, 1, 0, 2500},
+                                 {2, 1, CORNER, ARB_WIN_MAX_LINE - 1, 1, 0, 1000},
+                                 {2, 1, CORNER_NET, ARB_WIN_MAX_LINE - 1, 1, 0, 1000},
+                                 {2, 0, CHECKS_FIRST, 30, 0, 0, 1000},
+                                 {2, 1, KING_WALK, 31, 2, 0, 8000},
+                                 {2, 0, CHECKS_FIRST, 30, 0, 0, 5000},
+                                 {2, 1, CORNER, ARB_WIN_MAX_LINE - 1, 2, 0, 15000},
+                                 {2, 1, CORNER_NET, ARB_WIN_MAX_LINE - 1, 2, 0, 15000},
+                                 {2, 1, CORNER, ARB_WIN_MAX_LINE - 1, 2, 20, 15000},
+                                 {2, 1, CORNER_NET, ARB_WIN_MAX_LINE - 1, 2, 20, 15000},
+                                 {2, 1, CORNER, ARB_WIN_MAX_LINE - 1, 2, 40, 15000},
+                                 {2, 1, CORNER_NET, ARB_WIN_MAX_LINE - 1, 2, 40, 15000},
+                                 {3, 1, CHECKS_FIRST, ARB_WIN_MAX_LINE - 1, 3, 0, 30000},
+                                 {3, 1, PAWNS_RUN, ARB_WIN_MAX_LINE - 1, 3, 0, 30000},
+                                 {0, 0, CHECKS_FIRST, ARB_WIN_MAX_LINE - 1, 0, 0, 0}};
+
 typedef struct search {
   int winner;
-  int width;     /* > 0: only the best `width` moves of each node (a quick, incomplete probe) */
-  int lds;       /* limited discrepancy: at most `disc` moves on a line other than the best */
-  int king_walk; /* another move ordering (see score): 1 king walk, 2 also the loser's pawns run */
-  int disc;
+  int width, lds, disc; /* of the phase; disc: discrepancies still allowed on this line */
+  order ord;
+  arb_square corner;         /* CORNER, CORNER_NET */
+  arb_bitboard flights;      /* CORNER_NET: the corner's neighbours along the edges */
+  arb_bitboard diagonal;     /* CORNER_NET: its neighbour on the diagonal */
+  arb_bitboard king_squares; /* CORNER_NET: a knight's move from the corner */
+  int noise;
+  uint64_t seed;
   int mate_len; /* plies of the line found */
   uint64_t nodes, budget;
   arb_move line[ARB_WIN_MAX_LINE];
-  tt_entry *tt; /* TT_SIZE entries, or NULL (then nothing is remembered) */
+  uint64_t path[ARB_WIN_MAX_LINE]; /* keys of the positions on the current line */
+  tt_entry *tt;                    /* TT_SIZE entries, or NULL (then nothing is remembered) */
 } search;
+
+/* What every move's score at one node shares. */
+typedef struct node {
+  const arb_position *p;
+  int winner_to_move;
+  arb_square loser_king;
+  int needs_queen;   /* the side to move has neither queen nor rook */
+  arb_bitboard zone; /* the loser's king and the squares around it */
+  int forward;       /* rank of a square, counted from the side to move's first rank: XOR 0 or 7 */
+} node;
 
 static int distance(arb_square a, arb_square b) {
   int df = ARB_FILE_OF(a) - ARB_FILE_OF(b), dr = ARB_RANK_OF(a) - ARB_RANK_OF(b);
   if (df < 0) df = -df;
   if (dr < 0) dr = -dr;
   return df > dr ? df : dr;
+}
+
+/* The distance from sq to the nearest square of a non-empty set. */
+static int distance_to_set(arb_square sq, arb_bitboard set) {
+  int best = 8;
+  while (set) {
+    int d = distance(sq, arb__pop_lsb(&set));
+    if (d < best) best = d;
+  }
+  return best;
 }
 
 /* How far a square is from the edge of the board (0 on the edge, 3 in the centre). */
@@ -59,47 +164,100 @@ static int centrality(arb_square s) {
   return df < dr ? df : dr;
 }
 
-/* Ordering score: higher first.  m is legal (from the generator). */
-static int score(const arb_position *p, const arb__check_info *ci, arb_move m, int winner_to_move,
-                 int king_walk) {
-  int s = 0;
-  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
-  const arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
-  int check = arb__gives_check_quick(p, ci, m);
-  if (check < 0) check = arb_gives_check(p, m); /* promotion, en passant, castling */
-  /* (king_walk: a second ordering for the long mates where the winner's king must come close
-   * first, and checks that lead nowhere would only delay it.) */
-  if (check) s += king_walk && winner_to_move ? 20 : 100;
-  if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) s += 10 + (int)ARB_MOVE_PROMO(m);
-  /* Head for a mating net: the loser's king goes to the edge, its pieces crowd around it and
-   * leave the winner's pieces alone; the winner's pieces close in, its pawns run. */
-  int loser = winner_to_move ? p->turn ^ 1 : p->turn;
-  arb_square lk = arb__king_sq(p, loser);
-  if (!winner_to_move) {
-    if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) return s;
-    if (type == ARB_KING)
-      s += 4 * (centrality(from) - centrality(to));
-    else if (distance(to, lk) == 1)
-      s += 6; /* self-block */
-    /* (king_walk 2: the loser's pawns run, for a new piece to block its own king — a lone
-     * bishop or knight can mate only so) */
-    if (type == ARB_PAWN && king_walk == 2)
-      s += 8 * (p->turn == ARB_WHITE ? ARB_RANK_OF(to) : 7 - ARB_RANK_OF(to));
-    if (p->board[to]) s -= 40; /* capturing the winner's material helps no mate */
-  } else {
-    if (p->board[to]) s += 20;
-    /* Without a queen or rook the mate usually needs a new queen first: the pawns run. */
-    int needs_queen = !(p->by_color[p->turn] & (p->by_type[ARB_QUEEN] | p->by_type[ARB_ROOK]));
-    if (type == ARB_PAWN)
-      s += (needs_queen ? 30 : 3) * (p->turn == ARB_WHITE ? ARB_RANK_OF(to) : 7 - ARB_RANK_OF(to));
-    else if (type == ARB_KING && king_walk)
-      s += 60 * (distance(from, lk) - distance(to, lk));
-    else
-      s += 2 * (distance(from, lk) - distance(to, lk));
-    if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) == ARB_QUEEN && needs_queen)
-      s += 100;
+static int rank_reached(const node *n, arb_square to) { return ARB_RANK_OF(to) ^ n->forward; }
+
+/* Squares a piece of the side to move would attack from sq, with occupancy occ. */
+static arb_bitboard attacks_from(arb_piece_type type, arb_square sq, arb_bitboard occ) {
+  switch (type) {
+  case ARB_KNIGHT: return arb__tab.knight[sq];
+  case ARB_BISHOP: return arb__bishop_attacks(sq, occ);
+  case ARB_ROOK: return arb__rook_attacks(sq, occ);
+  case ARB_QUEEN: return arb__queen_attacks(sq, occ);
+  default: return 0; /* kings and pawns are scored otherwise */
   }
-  return s;
+}
+
+/* CHECKS_FIRST, KING_WALK, PAWNS_RUN.  m is legal; check: whether it gives check. */
+static int score_walk(const search *s, const node *n, arb_move m, int check) {
+  const arb_position *p = n->p;
+  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m), lk = n->loser_king;
+  const arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
+  const int walking = s->ord != CHECKS_FIRST;
+  int v = 0;
+  if (check) v += walking && n->winner_to_move ? W_CHECK_WALKING : W_CHECK;
+  if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) v += W_PROMOTION + (int)ARB_MOVE_PROMO(m);
+  if (!n->winner_to_move) { /* the loser's king to the edge, its men around it */
+    if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) return v;
+    if (type == ARB_KING)
+      v += W_LOSER_KING_EDGE * (centrality(from) - centrality(to));
+    else if (distance(to, lk) == 1)
+      v += W_SELF_BLOCK;
+    if (type == ARB_PAWN && s->ord == PAWNS_RUN) v += W_LOSER_PAWN_RUN * rank_reached(n, to);
+    if (p->board[to]) v += W_LOSER_CAPTURE;
+    return v;
+  }
+  if (p->board[to]) v += W_WINNER_CAPTURE;
+  if (type == ARB_PAWN) {
+    v += (n->needs_queen ? W_PAWN_FOR_QUEEN : W_PAWN) * rank_reached(n, to);
+  } else if (type == ARB_KING) {
+    if (walking) v += W_KING_WALK * (distance(from, lk) - distance(to, lk));
+  } else {
+    v += W_PIECE_CLOSER * (distance(from, lk) - distance(to, lk));
+    arb_bitboard occ = p->by_type[0] & ~ARB_BB(from);
+    v += W_KING_ZONE * (arb__popcount(attacks_from(type, to, occ) & n->zone) -
+                        arb__popcount(attacks_from(type, from, occ) & n->zone));
+  }
+  if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) == ARB_QUEEN && n->needs_queen)
+    v += W_NEW_QUEEN;
+  return v;
+}
+
+/* CORNER and CORNER_NET, towards s->corner. */
+static int score_corner(const search *s, const node *n, arb_move m, int check) {
+  const arb_position *p = n->p;
+  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m), c = s->corner;
+  const arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
+  const int net = s->ord == CORNER_NET;
+  int v = 0;
+  if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) return W_C_CASTLING;
+  if (!n->winner_to_move) {
+    if (to == c && type != ARB_KING) v += W_C_CORNER_TAKEN;
+    if (type == ARB_KING) {
+      v += W_C_LOSER_KING * (distance(from, c) - distance(to, c));
+    } else if (net) { /* onto the flight squares, off the diagonal one */
+      v += W_C_LOSER_MAN * (distance_to_set(from, s->flights) - distance_to_set(to, s->flights));
+      if (s->diagonal & ARB_BB(from)) v += 2 * W_C_LOSER_MAN;
+      if (s->diagonal & ARB_BB(to)) v -= 2 * W_C_LOSER_MAN;
+    } else if (type == ARB_PAWN) {
+      v += W_C_LOSER_PAWN;
+    } else {
+      v += W_C_LOSER_MAN * (distance(from, c) - distance(to, c));
+    }
+    if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) != ARB_QUEEN)
+      v += W_C_LOSER_PROMOTION;
+    if (p->board[to]) v += W_LOSER_CAPTURE;
+    return v;
+  }
+  if (check) v += W_C_WINNER_CHECK;
+  if (type == ARB_KING && net) {
+    v += W_C_WINNER_KING *
+         (distance_to_set(from, s->king_squares) - distance_to_set(to, s->king_squares));
+  } else if (type == ARB_KING) {
+    int df = distance(from, c) - 2, dt = distance(to, c) - 2;
+    v += W_C_WINNER_KING * ((df < 0 ? -df : df) - (dt < 0 ? -dt : dt));
+  } else if (type == ARB_PAWN) {
+    v += (n->needs_queen ? W_C_WINNER_PAWN : 1) * rank_reached(n, to);
+  } else if (!(type == ARB_BISHOP && net)) { /* a bishop checks from afar */
+    v += W_C_WINNER_PIECE * (distance(from, c) - distance(to, c));
+  }
+  if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) == ARB_QUEEN) v += W_C_NEW_QUEEN;
+  if (p->board[to]) v += net ? W_C_NET_CAPTURE : W_C_WINNER_CAPTURE;
+  return v;
+}
+
+static int gives_check(const arb_position *p, const arb__check_info *ci, arb_move m) {
+  int check = arb__gives_check_quick(p, ci, m);
+  return check >= 0 ? check : arb_gives_check(p, m); /* promotion, en passant, castling */
 }
 
 /* 1 when the loser is mated within `depth` plies from p; the line is written from `ply`. */
@@ -118,19 +276,18 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   if (!s->tt && s->nodes > 4096) s->tt = calloc(TT_SIZE, sizeof *s->tt); /* only for long runs */
   tt_entry *e = s->tt ? &s->tt[p->key & (TT_SIZE - 1)] : NULL;
   if (e && e->key == p->key && e->depth >= depth) return 0; /* searched in vain before */
-  int winner_to_move = p->turn == s->winner;
+  const int winner_to_move = p->turn == s->winner;
   /* The mating move is the winner's: with one ply left only its checks can mate; with two
    * left the loser's move must leave a mate in one (any move may). */
   if (depth == 1 && !winner_to_move) return 0;
-  int scores[ARB_MAX_MOVES];
   arb__check_info ci;
   arb__check_info_init(p, &ci);
-  if (depth == 1) {
-    /* Mate in one: only checks, no ordering needed. */
+  unsigned char checks[ARB_MAX_MOVES];
+  for (int i = 0; i < n; i++)
+    checks[i] = (unsigned char)gives_check(p, &ci, moves[i]);
+  if (winner_to_move) { /* a mate in one first, from the checks alone */
     for (int i = 0; i < n; i++) {
-      int check = arb__gives_check_quick(p, &ci, moves[i]);
-      if (check < 0) check = arb_gives_check(p, moves[i]);
-      if (!check) continue;
+      if (!checks[i]) continue;
       arb_position next = *p;
       arb_undo u;
       arb_make_move(&next, moves[i], &u);
@@ -141,10 +298,28 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
         return 1;
       }
     }
-    return 0;
+    if (depth == 1) return 0;
   }
-  for (int i = 0; i < n; i++)
-    scores[i] = score(p, &ci, moves[i], winner_to_move, s->king_walk);
+  node nd;
+  nd.p = p;
+  nd.winner_to_move = winner_to_move;
+  nd.loser_king = arb__king_sq(p, s->winner ^ 1);
+  nd.needs_queen = !(p->by_color[p->turn] & (p->by_type[ARB_QUEEN] | p->by_type[ARB_ROOK]));
+  nd.zone = arb__tab.king[nd.loser_king] | ARB_BB(nd.loser_king);
+  nd.forward = p->turn == ARB_WHITE ? 0 : 7;
+  const int corner = s->ord == CORNER || s->ord == CORNER_NET;
+  int scores[ARB_MAX_MOVES];
+  for (int i = 0; i < n; i++) {
+    scores[i] = corner ? score_corner(s, &nd, moves[i], checks[i])
+                       : score_walk(s, &nd, moves[i], checks[i]);
+    if (s->noise) { /* a restart that breaks ties otherwise: the same for the same seed */
+      uint64_t h = (p->key ^ s->seed ^ ((uint64_t)moves[i] * UINT64_C(0x9E3779B97F4A7C15))) *
+                   UINT64_C(0xD6E8FEB86659FD93);
+      scores[i] += (int)((h >> 40) % (uint64_t)s->noise);
+    }
+  }
+  s->path[ply] = p->key;
+  int tried = 0;
   for (int i = 0; i < n; i++) {
     int best = i;
     for (int j = i + 1; j < n; j++)
@@ -155,22 +330,29 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     scores[best] = scores[i];
     moves[i] = m;
     scores[i] = sc;
-    if (s->width && i >= s->width) return 0; /* a probe: not a full search, remember nothing */
-    if (s->lds && i > 0) {                   /* another move than the best: one discrepancy more */
-      if (s->disc == 0) return 0;
-      s->disc--;
-    }
+    if (s->width && tried >= s->width) return 0; /* a probe: not a full search, remember nothing */
     arb_position next = *p;
     arb_undo u;
     arb_make_move(&next, m, &u);
+    int again = 0; /* back to a position already on this line (same side to move) */
+    for (int k = ply - 1; k >= 0 && !again; k -= 2)
+      again = s->path[k] == next.key;
+    if (again) continue;
+    const int discrepancy = s->lds && tried > 0; /* another move than the best */
+    tried++;
+    if (discrepancy) {
+      if (s->disc == 0) return 0;
+      s->disc--;
+    }
     s->line[ply] = m;
     int found = helpmate(s, &next, depth - 1, ply + 1);
-    if (s->lds && i > 0) s->disc++;
+    if (discrepancy) s->disc++;
     if (found) return 1;
     if (s->nodes >= s->budget) return 0;
   }
-  /* Searched to the end without a mate: remember it (a key collision can only cost a
-   * helpmate proof, never make one up — every line is replayed). */
+  /* Searched to the end without a mate: remember it (a key collision, or a line cut where it
+   * came back to itself, can only cost a helpmate proof, never make one up — every line is
+   * replayed). */
   if (e && !s->width) {
     e->key = p->key;
     e->depth = (uint8_t)depth;
@@ -189,9 +371,35 @@ static int replay_mates(const arb_position *pos, const arb_move *line, int len, 
   return p.turn != winner && arb_is_checkmate(&p);
 }
 
+/* Points the search at the corner that is `rank`-th nearest the loser's king (ties in the order
+ * a1, h1, a8, h8). */
+static void aim_at_corner(search *s, const arb_position *pos, int rank) {
+  static const arb_square corners[4] = {0, 7, 56, 63};
+  const arb_square lk = arb__king_sq(pos, s->winner ^ 1);
+  int rank_of[4] = {0, 1, 2, 3};
+  for (int a = 1; a < 4; a++)
+    for (int b = a;
+         b > 0 && distance(lk, corners[rank_of[b]]) < distance(lk, corners[rank_of[b - 1]]); b--) {
+      int t = rank_of[b];
+      rank_of[b] = rank_of[b - 1];
+      rank_of[b - 1] = t;
+    }
+  const arb_square c = corners[rank_of[rank]];
+  s->corner = c;
+  s->flights = arb__tab.king[c] & arb__rook_attacks(c, 0);
+  s->diagonal = arb__tab.king[c] & ~s->flights;
+  s->king_squares = arb__tab.knight[c];
+}
+
 arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint64_t budget,
                                    arb_winnability *out) {
   memset(out, 0, sizeof *out);
+  if (!arb_has_legal_move(pos)) { /* the game is over on the board */
+    const int mated = arb_in_check(pos);
+    out->verdict = mated && pos->turn != side ? ARB_WIN_WINNABLE : ARB_WIN_UNWINNABLE;
+    out->proof = out->verdict == ARB_WIN_WINNABLE ? ARB_PROOF_HELPMATE : ARB_PROOF_GAME_OVER;
+    return out->verdict;
+  }
   if (arb_cannot_mate_by_material(pos, side)) {
     out->verdict = ARB_WIN_UNWINNABLE;
     out->proof = ARB_PROOF_MATERIAL;
@@ -205,58 +413,45 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
     return out->verdict;
   }
   search s;
+  memset(&s, 0, sizeof s);
   s.tt = NULL; /* 2 MB, allocated once a search runs long; without it the search still runs */
   s.winner = side;
-  s.nodes = 0;
-  s.width = s.lds = s.disc = s.mate_len = s.king_walk = 0;
   s.budget = budget ? budget : 500000;
   /* The mate is the winner's move: only depths of the right parity can end in one. */
   const int first = pos->turn == side ? 1 : 2;
-  /* Quick probes first, which follow only the best few moves of each side (most real positions
-   * have a short helpmate that the ordering finds at once); then long lines that leave the best
-   * move at most `disc` times (limited discrepancy: a promotion and a mate far away); then the
-   * full search. */
-  static const struct {
-    int width, lds, king_walk, max_depth, max_disc;
-    uint64_t budget;
-  } phases[] = {
-      /* Long lines along the king-walk ordering, at most two other moves: most real positions
-       * fall here in a few dozen nodes (measured: median 82 nodes on lost-on-time positions). */
-      {2, 1, 1, 31, 2, 8000},
-      {2, 0, 0, 30, 0, 5000},                    /* short mates along the checks-first order */
-      {3, 1, 0, ARB_WIN_MAX_LINE - 1, 3, 60000}, /* long lines, checks first */
-      {3, 1, 1, ARB_WIN_MAX_LINE - 1, 3, 30000}, /* long lines, king walk */
-      {3, 1, 2, ARB_WIN_MAX_LINE - 1, 3, 60000}, /* long lines, the loser's pawns run too */
-      {3, 0, 0, 20, 0, 50000},                   /* wider probes */
-      {0, 0, 0, ARB_WIN_MAX_LINE - 1, 0, 0}};    /* the full search with what is left */
-  for (size_t ph = 0; ph < sizeof phases / sizeof phases[0]; ph++) {
-    s.width = phases[ph].width;
-    s.lds = phases[ph].lds;
-    s.king_walk = phases[ph].king_walk;
-    uint64_t stop = phases[ph].budget ? s.nodes + phases[ph].budget : s.budget;
-    if (stop > s.budget) stop = s.budget;
-    uint64_t full_budget = s.budget;
-    s.budget = stop;
-    /* Deepening by depth, or (limited discrepancy) by the number of discrepancies at full depth. */
-    for (int step = 0; s.nodes < s.budget; step++) {
-      int depth = s.lds ? phases[ph].max_depth : first + 2 * step;
-      if (s.lds && step > phases[ph].max_disc) break;
-      if (!s.lds && depth > phases[ph].max_depth) break;
-      s.disc = step;
-      s.mate_len = 0;
-      if (!helpmate(&s, pos, depth, 0)) continue;
-      int len = s.mate_len;
-      if (len <= 0 || !replay_mates(pos, s.line, len, side))
-        break; /* never trust a line unchecked */
-      out->verdict = ARB_WIN_WINNABLE;
-      out->proof = ARB_PROOF_HELPMATE;
-      out->line_len = len;
-      memcpy(out->line, s.line, (size_t)len * sizeof s.line[0]);
-      out->nodes = s.nodes;
-      free(s.tt);
-      return out->verdict;
+  int run = 0; /* phases run, corners counted one by one: the noise's seed */
+  for (size_t row = 0; row < sizeof schedule / sizeof schedule[0]; row++) {
+    const phase *ph = &schedule[row];
+    const int corners = ph->order == CORNER || ph->order == CORNER_NET ? 4 : 1;
+    for (int k = 0; k < corners; k++, run++) {
+      s.width = ph->width;
+      s.lds = ph->lds;
+      s.ord = (order)ph->order;
+      s.noise = ph->noise;
+      s.seed = UINT64_C(0x1234567) * (uint64_t)(run + 1);
+      if (corners == 4) aim_at_corner(&s, pos, k);
+      const uint64_t full_budget = s.budget;
+      if (ph->budget && s.nodes + ph->budget < s.budget) s.budget = s.nodes + ph->budget;
+      /* Deepening by depth, or (limited discrepancy) by the number of discrepancies. */
+      for (int step = 0; s.nodes < s.budget; step++) {
+        const int depth = s.lds ? ph->max_depth : first + 2 * step;
+        if (s.lds ? step > ph->max_disc : depth > ph->max_depth) break;
+        s.disc = step;
+        s.mate_len = 0;
+        if (!helpmate(&s, pos, depth, 0)) continue;
+        const int len = s.mate_len;
+        if (len <= 0 || !replay_mates(pos, s.line, len, side))
+          break; /* never trust a line unchecked */
+        out->verdict = ARB_WIN_WINNABLE;
+        out->proof = ARB_PROOF_HELPMATE;
+        out->line_len = len;
+        memcpy(out->line, s.line, (size_t)len * sizeof s.line[0]);
+        out->nodes = s.nodes;
+        free(s.tt);
+        return out->verdict;
+      }
+      s.budget = full_budget;
     }
-    s.budget = full_budget;
   }
   out->nodes = s.nodes;
   free(s.tt);
@@ -276,6 +471,7 @@ const char *arb_win_proof_name(arb_win_proof p) {
   case ARB_PROOF_HELPMATE: return "helpmate";
   case ARB_PROOF_MATERIAL: return "material";
   case ARB_PROOF_LOCKED_WALLS: return "locked_walls";
+  case ARB_PROOF_GAME_OVER: return "game_over";
   default: return "";
   }
 }
