@@ -3,7 +3,8 @@
 #   make run        the main job: `arbiter demo` (replays a game, checks it, runs perft)
 #   make test       install what is missing, then every test: release build + ASan/UBSan build
 #   make bench      perft against Stockfish's `go perft` (ratio), query with/without history,
-#                   winnability on constructed positions (bench/dead FILE for real ones),
+#                   winnability on the final positions of games lost on time and on locked
+#                   positions (bench/dead [-n RUNS] [FILE...]),
 #                   arbiter pgn check/convert against pgn-extract (bench/pgn [FILE...])
 #   make fuzz       build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #   make install    install headers, libraries, arbiter.pc, the CMake package and `arbiter`

@@ -1,27 +1,116 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * dead.c: speed of arb_winnability_of — "can the side with time still mate?" — on positions
- * read from files (one FEN per line; the side NOT to move is the one asked about, as after a
- * flag fall of the side to move), plus constructed locked positions.  Prints positions/s, the
- * median, 99th percentile and worst time, and how many answers were winnable, unwinnable and
- * unknown at the default budget.
+ * dead.c: speed of arb_winnability_of — "can the side with time still mate?" — on the final
+ * positions of real games that ended on time, plus constructed locked positions.  Prints
+ * positions/s, the median, 99th percentile and worst time, the median and 99th percentile of
+ * nodes searched (deterministic, unlike the times), and how many answers were winnable,
+ * unwinnable and unknown at the default budget.
  *
- * usage: bench/dead [FEN_FILE...]   e.g. the final positions of games lost on time:
- *   echo 'Termination "Time forfeit"' > tf; pgn-extract -s -ttf -F GAMES.pgn |
- *     grep -o '{ "[^"]*" }' | sed 's/{ "//; s/" }//' > timeouts.fen;  bench/dead timeouts.fen
+ * usage: bench/dead [-n RUNS] [FILE...]
+ *   FILE  a PGN file (name ending in .pgn): the final position of every game with
+ *         [Termination "Time forfeit"]; or a file of FEN lines.  The side NOT to move is asked
+ *         about, as after a flag fall of the side to move.
+ *         Default: ../shared/data/pgn/real/lichess-jishanshaikh4-standard-14k.pgn (6,539 games
+ *         lost on time) when it is there, else the 300-game copy in tests/data/pgn/real.
+ *   -n    runs over the whole set (default 3); each position keeps its best time.  Other
+ *         positions run in between, so no position is timed with warm caches from itself.
+ * From the project root: cmake --build build/release --target bench_dead &&
+ * build/release/bench/dead
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "arbiter/arbiter.h"
+#include "arbiter/pgn.h"
+#include "peer.h"
 
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+/* Absolute paths from CMake (bench/CMakeLists.txt); these are for a build by hand. */
+#ifndef SHARED_PGN
+#define SHARED_PGN "../shared/data/pgn/real/lichess-jishanshaikh4-standard-14k.pgn"
+#endif
+#ifndef LOCAL_PGN
+#define LOCAL_PGN "tests/data/pgn/real/lichess-jishanshaikh4-standard-first300.pgn"
+#endif
+
+typedef struct set {
+  arb_position *pos;
+  size_t n, cap;
+} set;
+
+static void add(set *s, const arb_position *p) {
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 1024;
+    s->pos = realloc(s->pos, s->cap * sizeof *s->pos);
+    if (!s->pos) exit(1);
+  }
+  s->pos[s->n++] = *p;
+}
+
+/* PGN: the final position of each game lost (or drawn) on time. */
+typedef struct pgn_ctx {
+  set *s;
+  int on_time;
+} pgn_ctx;
+
+static int on_tag(void *ctx, const char *name, size_t nl, const char *value, size_t vl) {
+  (void)nl;
+  (void)vl;
+  if (!strcmp(name, "Termination") && !strcmp(value, "Time forfeit")) ((pgn_ctx *)ctx)->on_time = 1;
+  return 0;
+}
+
+static int on_begin(void *ctx, uint64_t game, uint64_t line) {
+  (void)game;
+  (void)line;
+  ((pgn_ctx *)ctx)->on_time = 0;
+  return 0;
+}
+
+static void on_end(void *ctx, const arb_pgn_game_end *end) {
+  pgn_ctx *c = ctx;
+  if (c->on_time && end->final_position && !end->skipped) add(c->s, end->final_position);
+}
+
+static int read_pgn(const char *path, set *s) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  pgn_ctx c = {s, 0};
+  arb_pgn_visitor v = {0};
+  v.ctx = &c;
+  v.begin_game = on_begin;
+  v.tag = on_tag;
+  v.end_game = on_end;
+  arb_pgn_options o = {0};
+  o.flags = ARB_PGN_NO_VARIATIONS | ARB_PGN_NO_RESULT_CHECK;
+  arb_pgn_reader *r = arb_pgn_reader_new(&o, &v);
+  if (!r) exit(1);
+  static char buf[1 << 16];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+    arb_pgn_reader_feed(r, buf, got);
+  arb_pgn_reader_finish(r);
+  arb_pgn_reader_free(r);
+  fclose(f);
+  return 1;
+}
+
+static int read_fens(const char *path, set *s) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char line[512];
+  while (fgets(line, sizeof line, f)) {
+    arb_position p;
+    if (arb_fen_read(&p, line, ARB_FEN_PROBLEMS_ALL, NULL) == ARB_OK) add(s, &p);
+  }
+  fclose(f);
+  return 1;
+}
+
+static int read_file(const char *path, set *s) {
+  size_t len = strlen(path);
+  return len > 4 && !strcmp(path + len - 4, ".pgn") ? read_pgn(path, s) : read_fens(path, s);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -29,56 +118,69 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-typedef struct run {
-  double *us;
-  size_t n, cap;
-  long verdicts[3];
-} run;
-
-static void measure(run *r, const arb_position *p) {
-  arb_winnability w;
-  double t0 = now_us();
-  arb_winnability_of(p, (arb_color)(p->turn ^ 1), 0, &w);
-  double t = now_us() - t0;
-  if (r->n == r->cap) {
-    r->cap = r->cap ? 2 * r->cap : 1024;
-    r->us = realloc(r->us, r->cap * sizeof *r->us);
-    if (!r->us) exit(1);
-  }
-  r->us[r->n++] = t;
-  r->verdicts[w.verdict]++;
-}
-
-static void report(const char *name, run *r) {
-  if (!r->n) {
+static void measure(const char *name, const set *s, int runs) {
+  if (!s->n) {
     printf("%-28s no positions\n", name);
     return;
   }
+  double *us = malloc(s->n * sizeof *us), *nodes = malloc(s->n * sizeof *nodes);
+  if (!us || !nodes) exit(1);
+  long verdicts[3] = {0, 0, 0};
+  for (int r = 0; r < runs; r++) {
+    for (size_t i = 0; i < s->n; i++) {
+      const arb_position *p = &s->pos[i];
+      arb_winnability w;
+      double t0 = bench_now();
+      arb_winnability_of(p, (arb_color)(p->turn ^ 1), 0, &w);
+      double t = (bench_now() - t0) * 1e6;
+      if (r == 0 || t < us[i]) us[i] = t;
+      if (r == 0) {
+        nodes[i] = (double)w.nodes;
+        verdicts[w.verdict]++;
+      }
+    }
+  }
   double total = 0;
-  for (size_t i = 0; i < r->n; i++)
-    total += r->us[i];
-  qsort(r->us, r->n, sizeof *r->us, cmp_double);
+  for (size_t i = 0; i < s->n; i++)
+    total += us[i];
+  qsort(us, s->n, sizeof *us, cmp_double);
+  qsort(nodes, s->n, sizeof *nodes, cmp_double);
+  size_t mid = s->n / 2, p99 = (s->n * 99) / 100;
   printf("%-28s %6zu positions  %9.0f pos/s  median %8.1f us  p99 %9.1f us  worst %10.1f us  "
-         "winnable %ld  unwinnable %ld  unknown %ld\n",
-         name, r->n, (double)r->n / (total / 1e6), r->us[r->n / 2], r->us[(r->n * 99) / 100],
-         r->us[r->n - 1], r->verdicts[ARB_WIN_WINNABLE], r->verdicts[ARB_WIN_UNWINNABLE],
-         r->verdicts[ARB_WIN_UNKNOWN]);
+         "nodes median %.0f p99 %.0f  winnable %ld  unwinnable %ld  unknown %ld\n",
+         name, s->n, (double)s->n / (total / 1e6), us[mid], us[p99], us[s->n - 1], nodes[mid],
+         nodes[p99], verdicts[ARB_WIN_WINNABLE], verdicts[ARB_WIN_UNWINNABLE],
+         verdicts[ARB_WIN_UNKNOWN]);
+  free(us);
+  free(nodes);
 }
 
 int main(int argc, char **argv) {
-  run files = {0}, locked = {0};
-  char line[512];
-  for (int i = 1; i < argc; i++) {
-    FILE *f = fopen(argv[i], "r");
-    if (!f) {
+  int runs = 3, first = 1;
+  if (argc > 2 && !strcmp(argv[1], "-n")) {
+    if (bench_parse_runs(argv[2], 20, &runs) != 0) {
+      fprintf(stderr, "usage: bench/dead [-n RUNS (1..20)] [FILE...]\n");
+      return 64;
+    }
+    first = 3;
+  }
+  set files = {0}, locked = {0};
+  const char *label = "time-forfeit final positions";
+  for (int i = first; i < argc; i++)
+    if (!read_file(argv[i], &files)) {
       perror(argv[i]);
       return 2;
     }
-    while (fgets(line, sizeof line, f)) {
-      arb_position p;
-      if (arb_fen_read(&p, line, ARB_FEN_PROBLEMS_ALL, NULL) == ARB_OK) measure(&files, &p);
+  if (first == argc) {
+    const int shared = read_pgn(SHARED_PGN, &files);
+    const char *path = shared ? SHARED_PGN : LOCAL_PGN;
+    if (!shared && !read_pgn(LOCAL_PGN, &files)) {
+      perror(LOCAL_PGN);
+      return 2;
     }
-    fclose(f);
+    printf("bench/dead: games lost on time in %s, best of %d runs\n", path, runs);
+  } else {
+    label = "positions from files";
   }
   static const char *const walls[] = {
       "k7/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1",
@@ -91,12 +193,12 @@ int main(int argc, char **argv) {
     arb_position p, m;
     arb_fen_read(&p, walls[i], ARB_FEN_PROBLEMS_ALL, NULL);
     arb_position_mirror(&p, &m);
-    measure(&locked, &p);
-    measure(&locked, &m);
+    add(&locked, &p);
+    add(&locked, &m);
   }
-  report(argc > 1 ? "positions from files" : "(no FEN files given)", &files);
-  report("constructed locked positions", &locked);
-  free(files.us);
-  free(locked.us);
+  measure(label, &files, runs);
+  measure("constructed locked positions", &locked, runs);
+  free(files.pos);
+  free(locked.pos);
   return 0;
 }

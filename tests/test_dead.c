@@ -122,6 +122,82 @@ Test(dead, proof_classes) {
   }
 }
 
+Test(dead, game_over_on_the_board) {
+  /* stalemate: neither side can ever mate */
+  arb_position p = test_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+  for (int side = 0; side < 2; side++) {
+    arb_winnability w;
+    cr_expect_eq(arb_winnability_of(&p, (arb_color)side, 0, &w), ARB_WIN_UNWINNABLE);
+    cr_expect_eq(w.proof, ARB_PROOF_GAME_OVER, "proof %s", arb_win_proof_name(w.proof));
+    cr_expect_eq(verdict(&p, side), ARB_WIN_UNWINNABLE, "mirror");
+  }
+  cr_expect_str_eq(arb_win_proof_name(ARB_PROOF_GAME_OVER), "game_over");
+  /* a mate on the board: the mating side has a helpmate of no moves, the mated side none */
+  p = test_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+  arb_winnability w;
+  cr_expect_eq(arb_winnability_of(&p, ARB_BLACK, 0, &w), ARB_WIN_WINNABLE);
+  cr_expect_eq(w.proof, ARB_PROOF_HELPMATE);
+  cr_expect_eq(w.line_len, 0);
+  cr_expect_eq(verdict(&p, ARB_BLACK), ARB_WIN_WINNABLE);
+  cr_expect_eq(arb_winnability_of(&p, ARB_WHITE, 0, &w), ARB_WIN_UNWINNABLE);
+  cr_expect_eq(w.proof, ARB_PROOF_GAME_OVER);
+  cr_expect_eq(verdict(&p, ARB_WHITE), ARB_WIN_UNWINNABLE);
+}
+
+/* Final positions of lichess games lost on time (the 14k-game file of the shared corpus) whose
+ * helpmates are long endgame manoeuvres — a lone bishop or knight mating in a corner with the
+ * loser's own men as the net, a pawn that must stop short of the corner, a blocker captured
+ * before a pawn can run.  Each was "unknown" at the default budget before the corner orderings;
+ * each must now be proved, by a line that replays to mate. */
+Test(dead, long_endgame_helpmates) {
+  static const char *const fens[] = {
+      "1k6/7p/8/5p2/8/5K1P/5P2/5r2 b - - 1 51",
+      "2Q5/3R3p/8/8/8/kP6/7P/5K2 w - - 5 56",
+      "4B3/8/8/8/p7/1kn5/8/2K5 b - - 5 58",
+      "6k1/4K1P1/6bP/8/8/8/8/8 w - - 9 65",
+      "7b/8/8/7P/6K1/1Pk5/P4N2/8 w - - 1 64",
+      "8/1kp2p1p/5Pp1/p7/K7/8/7r/8 b - - 1 47",
+      "8/2B3p1/5pk1/8/5p2/4r1bK/8/8 b - - 0 48",
+      "8/3K4/8/4kPp1/6P1/b7/8/8 w - - 13 66",
+      "8/4k1b1/6PB/3K4/P7/8/8/8 w - - 3 46",
+      "8/4k3/5p2/3K1P2/8/8/8/8 w - - 12 55",
+      "8/4k3/7p/5K2/8/7P/8/8 b - - 0 59",
+      "8/7K/7p/5kbP/8/8/8/8 w - - 9 69",
+      "8/7p/5p2/2k5/2P5/P7/1K3P1P/8 w - - 1 47",
+      "8/7p/7P/6p1/5kP1/8/4p1K1/8 b - - 1 51",
+      "8/7p/p1p4P/6p1/2k3b1/P3p3/1K6/8 b - - 1 55",
+      "8/8/1K6/2Q5/8/8/5q2/5k2 w - - 8 53",
+      "8/8/1k6/p7/PP6/2KP4/2P5/8 w - - 0 54",
+      "8/8/2K1N3/6p1/8/6k1/5p2/8 b - - 1 63",
+      "8/8/2P5/R2R2P1/1k3P2/4P1n1/3P4/3K4 w - - 1 67",
+      "8/8/3k3Q/8/5p2/1r5p/5K2/8 b - - 7 59",
+      "8/8/4k3/5p2/5P2/5K2/3B4/8 w - - 1 54",
+      "8/8/5k2/6p1/4K1P1/8/8/8 w - - 8 86",
+      "8/8/7p/2kn1p2/5P2/7P/1K6/8 b - - 0 53",
+      "8/8/7p/4bk1P/8/8/6K1/8 b - - 1 57",
+      "8/8/8/3K4/1k6/2bB4/8/8 b - - 0 81",
+      "8/8/8/4k3/8/6p1/n1B3Kp/8 b - - 0 70",
+      "8/8/8/4kP1p/4P2P/4K3/8/8 w - - 0 44",
+      "8/8/8/4p1p1/5p1p/5P1P/2k3K1/3q4 b - - 3 55",
+      "8/8/8/5p2/1pk2Pp1/6K1/8/8 b - - 1 63",
+      "8/8/8/6K1/3k1p2/4bB2/8/8 b - - 4 58",
+      "8/8/p7/8/1p2N3/6K1/k7/8 b - - 1 57",
+      "8/k7/P1K5/b7/8/8/8/8 w - - 11 56",
+      "8/p1k5/4pb1p/7P/5K2/8/8/8 b - - 0 59",
+      "8/p5pk/1p1q3p/8/8/2B5/2K5/8 b - - 1 46",
+      "K7/P1k5/7p/7P/4B3/8/8/8 w - - 1 75",
+  };
+  for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+    arb_position p = test_fen(fens[i]);
+    const int side = p.turn ^ 1; /* the side with time */
+    arb_winnability w;
+    arb_winnability_of(&p, (arb_color)side, 0, &w);
+    cr_expect_eq(w.verdict, ARB_WIN_WINNABLE, "%s: %s after %llu nodes", fens[i],
+                 arb_win_verdict_name(w.verdict), (unsigned long long)w.nodes);
+    if (w.verdict == ARB_WIN_WINNABLE) cr_assert(line_mates(&p, &w, side), "%s", fens[i]);
+  }
+}
+
 /* An independent refutation attempt: every line of up to `depth` plies, no ordering, no table. */
 static int any_mate(arb_position *p, int winner, int depth) {
   arb_move moves[ARB_MAX_MOVES];

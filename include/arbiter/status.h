@@ -82,21 +82,26 @@ typedef struct arb_winnability {
   uint64_t nodes;                  /* positions searched */
 } arb_winnability;
 
-/* Decides whether `side` can ever checkmate in pos, cheapest test first: material, the
- * locked-wall enumeration, then a helpmate search with both sides cooperating and moves ordered
- * towards mate (checks, the loser's king to the edge and its pieces around it, the winner's
- * pieces closing in and its pawns running): long lines that leave the best move at most a few
- * times (limited discrepancy), probes along the best two or three moves of each side, then a
- * full iterative-deepening search; at most `budget` nodes in all, 0 = a default of 500 000 —
- * at most about a tenth of a second; a few dozen microseconds for most real positions.  Sound:
- * never UNWINNABLE when a helpmate exists, and every WINNABLE line is replayed to mate before it is
- * returned.  *out is filled in; returns out->verdict.  Reentrant.  Allocates, like the wall
- * enumeration (see arb_cannot_mate): a 2 MB table of searched positions, freed before it
- * returns (without memory the search runs on, only slower). */
+/* Decides whether `side` can ever checkmate in pos, cheapest test first: a game already over on
+ * the board, material, the locked-wall enumeration, then a helpmate search with both sides
+ * cooperating, in phases under one budget (src/rules/winnable.c): long lines that leave the
+ * best-ordered move at most a few times (limited discrepancy) — the winner's king walking to the
+ * loser's, then everything heading for each corner, then the exact corner net of a lone bishop
+ * or knight (the loser's own men blocking its king) — probes along the best two or three moves,
+ * the corner lines again with their ties broken otherwise, and a full iterative-deepening
+ * search; a mate in one is looked for at every node where the winner moves.  At most `budget`
+ * nodes in all, 0 = a default of 500 000 — at most about a tenth of a second; about ten
+ * microseconds for most real positions (bench/dead).  Sound: never UNWINNABLE when a helpmate
+ * exists (the search itself never answers UNWINNABLE), and every WINNABLE line is replayed to
+ * mate before it is returned.  *out is filled in; returns out->verdict.  Reentrant.  Allocates,
+ * like the wall enumeration (see arb_cannot_mate): a 2 MB table of searched positions once a
+ * search runs past a few thousand nodes, freed before it returns (without memory the search runs
+ * on, only slower). */
 ARB_API arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint64_t budget,
                                            arb_winnability *out);
 
-/* Static names: "winnable", "unwinnable", "unknown"; "helpmate", "material", "locked_walls". */
+/* Static names: "winnable", "unwinnable", "unknown"; "helpmate", "material", "locked_walls",
+ * "game_over". */
 ARB_API const char *arb_win_verdict_name(arb_win_verdict v);
 ARB_API const char *arb_win_proof_name(arb_win_proof p);
 
