@@ -41,7 +41,7 @@ typedef struct tt_entry {
   uint8_t depth;
 } tt_entry;
 
-/* The orderings (see score_walk and score_corner). */
+/* The orderings (see score_loser_walk, score_winner_walk and score_corner). */
 typedef enum order {
   CHECKS_FIRST, /* checks, captures, promotions first: short mates */
   KING_WALK,    /* the winner's king comes close first; its checks that lead nowhere rank low */
@@ -117,10 +117,12 @@ typedef struct search {
   int winner;
   int width, lds, disc; /* of the phase; disc: discrepancies still allowed on this line */
   order ord;
-  arb_square corner;         /* CORNER, CORNER_NET */
-  arb_bitboard flights;      /* CORNER_NET: the corner's neighbours along the edges */
-  arb_bitboard diagonal;     /* CORNER_NET: its neighbour on the diagonal */
-  arb_bitboard king_squares; /* CORNER_NET: a knight's move from the corner */
+  arb_square corner;     /* CORNER, CORNER_NET */
+  arb_bitboard diagonal; /* CORNER_NET: the corner's neighbour on the diagonal */
+  /* Distances from every square: to the corner; to the nearer of its two neighbours along the
+   * edges (CORNER_NET: the flight squares the loser's men must block); to the nearer of the
+   * two squares a knight's move from it (CORNER_NET: where the winner's king must stand). */
+  uint8_t to_corner[64], to_flights[64], to_king_squares[64];
   int noise;
   uint64_t seed;
   int mate_len; /* plies of the line found */
@@ -177,41 +179,6 @@ static arb_bitboard attacks_from(arb_piece_type type, arb_square sq, arb_bitboar
   }
 }
 
-/* CHECKS_FIRST, KING_WALK, PAWNS_RUN.  m is legal; check: whether it gives check. */
-static int score_walk(const search *s, const node *n, arb_move m, int check) {
-  const arb_position *p = n->p;
-  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m), lk = n->loser_king;
-  const arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
-  const int walking = s->ord != CHECKS_FIRST;
-  int v = 0;
-  if (check) v += walking && n->winner_to_move ? W_CHECK_WALKING : W_CHECK;
-  if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION) v += W_PROMOTION + (int)ARB_MOVE_PROMO(m);
-  if (!n->winner_to_move) { /* the loser's king to the edge, its men around it */
-    if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) return v;
-    if (type == ARB_KING)
-      v += W_LOSER_KING_EDGE * (centrality(from) - centrality(to));
-    else if (distance(to, lk) == 1)
-      v += W_SELF_BLOCK;
-    if (type == ARB_PAWN && s->ord == PAWNS_RUN) v += W_LOSER_PAWN_RUN * rank_reached(n, to);
-    if (p->board[to]) v += W_LOSER_CAPTURE;
-    return v;
-  }
-  if (p->board[to]) v += W_WINNER_CAPTURE;
-  if (type == ARB_PAWN) {
-    v += (n->needs_queen ? W_PAWN_FOR_QUEEN : W_PAWN) * rank_reached(n, to);
-  } else if (type == ARB_KING) {
-    if (walking) v += W_KING_WALK * (distance(from, lk) - distance(to, lk));
-  } else {
-    v += W_PIECE_CLOSER * (distance(from, lk) - distance(to, lk));
-    arb_bitboard occ = p->by_type[0] & ~ARB_BB(from);
-    v += W_KING_ZONE * (arb__popcount(attacks_from(type, to, occ) & n->zone) -
-                        arb__popcount(attacks_from(type, from, occ) & n->zone));
-  }
-  if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) == ARB_QUEEN && n->needs_queen)
-    v += W_NEW_QUEEN;
-  return v;
-}
-
 /* CORNER and CORNER_NET, towards s->corner. */
 static int score_corner(const search *s, const node *n, arb_move m, int check) {
   const arb_position *p = n->p;
@@ -223,15 +190,15 @@ static int score_corner(const search *s, const node *n, arb_move m, int check) {
   if (!n->winner_to_move) {
     if (to == c && type != ARB_KING) v += W_C_CORNER_TAKEN;
     if (type == ARB_KING) {
-      v += W_C_LOSER_KING * (distance(from, c) - distance(to, c));
+      v += W_C_LOSER_KING * (s->to_corner[from] - s->to_corner[to]);
     } else if (net) { /* onto the flight squares, off the diagonal one */
-      v += W_C_LOSER_MAN * (distance_to_set(from, s->flights) - distance_to_set(to, s->flights));
+      v += W_C_LOSER_MAN * (s->to_flights[from] - s->to_flights[to]);
       if (s->diagonal & ARB_BB(from)) v += 2 * W_C_LOSER_MAN;
       if (s->diagonal & ARB_BB(to)) v -= 2 * W_C_LOSER_MAN;
     } else if (type == ARB_PAWN) {
       v += W_C_LOSER_PAWN;
     } else {
-      v += W_C_LOSER_MAN * (distance(from, c) - distance(to, c));
+      v += W_C_LOSER_MAN * (s->to_corner[from] - s->to_corner[to]);
     }
     if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) != ARB_QUEEN)
       v += W_C_LOSER_PROMOTION;
@@ -240,24 +207,81 @@ static int score_corner(const search *s, const node *n, arb_move m, int check) {
   }
   if (check) v += W_C_WINNER_CHECK;
   if (type == ARB_KING && net) {
-    v += W_C_WINNER_KING *
-         (distance_to_set(from, s->king_squares) - distance_to_set(to, s->king_squares));
+    v += W_C_WINNER_KING * (s->to_king_squares[from] - s->to_king_squares[to]);
   } else if (type == ARB_KING) {
-    int df = distance(from, c) - 2, dt = distance(to, c) - 2;
+    int df = s->to_corner[from] - 2, dt = s->to_corner[to] - 2;
     v += W_C_WINNER_KING * ((df < 0 ? -df : df) - (dt < 0 ? -dt : dt));
   } else if (type == ARB_PAWN) {
     v += (n->needs_queen ? W_C_WINNER_PAWN : 1) * rank_reached(n, to);
   } else if (!(type == ARB_BISHOP && net)) { /* a bishop checks from afar */
-    v += W_C_WINNER_PIECE * (distance(from, c) - distance(to, c));
+    v += W_C_WINNER_PIECE * (s->to_corner[from] - s->to_corner[to]);
   }
   if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) == ARB_QUEEN) v += W_C_NEW_QUEEN;
   if (p->board[to]) v += net ? W_C_NET_CAPTURE : W_C_WINNER_CAPTURE;
   return v;
 }
 
-static int gives_check(const arb_position *p, const arb__check_info *ci, arb_move m) {
-  int check = arb__gives_check_quick(p, ci, m);
-  return check >= 0 ? check : arb_gives_check(p, m); /* promotion, en passant, castling */
+/* CHECKS_FIRST, KING_WALK and PAWNS_RUN: the scores of moves[0..count) into scores[], one loop
+ * per side (few branches: in a search that runs once per position, mispredicted branches cost
+ * more than the arithmetic).  checks[i]: whether moves[i] gives check. */
+static void score_loser_walk(const search *s, const node *n, const arb_move *moves,
+                             const unsigned char *checks, int *scores, int count) {
+  const arb_position *p = n->p;
+  const arb_square lk = n->loser_king;
+  const int run = s->ord == PAWNS_RUN ? W_LOSER_PAWN_RUN : 0;
+  for (int i = 0; i < count; i++) {
+    const arb_move m = moves[i];
+    const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+    const unsigned kind = ARB_MOVE_KIND(m);
+    const int type = ARB_PIECE_TYPE(p->board[from]);
+    int v = checks[i] * W_CHECK;
+    if (kind == ARB_MOVE_PROMOTION) v += W_PROMOTION + (int)ARB_MOVE_PROMO(m);
+    if (kind != ARB_MOVE_CASTLING) {
+      int king = W_LOSER_KING_EDGE * (centrality(from) - centrality(to));
+      int block = distance(to, lk) == 1 ? W_SELF_BLOCK : 0;
+      v += type == ARB_KING ? king : block;
+      v += (type == ARB_PAWN) * run * rank_reached(n, to);
+      v += (p->board[to] != 0) * W_LOSER_CAPTURE;
+    }
+    scores[i] = v;
+  }
+}
+
+static void score_winner_walk(const search *s, const node *n, const arb_move *moves,
+                              const unsigned char *checks, int *scores, int count) {
+  const arb_position *p = n->p;
+  const arb_square lk = n->loser_king;
+  const int walking = s->ord != CHECKS_FIRST;
+  const int check_w = walking ? W_CHECK_WALKING : W_CHECK;
+  const int pawn_w = n->needs_queen ? W_PAWN_FOR_QUEEN : W_PAWN;
+  const int king_w = walking ? W_KING_WALK : 0;
+  const int new_queen = n->needs_queen ? W_NEW_QUEEN : 0;
+  int last_from = -1, from_term = 0;
+  arb_bitboard occ = 0;
+  for (int i = 0; i < count; i++) {
+    const arb_move m = moves[i];
+    const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+    const int type = ARB_PIECE_TYPE(p->board[from]);
+    int v = checks[i] * check_w + (p->board[to] != 0) * W_WINNER_CAPTURE;
+    if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION)
+      v += W_PROMOTION + (int)ARB_MOVE_PROMO(m) + (ARB_MOVE_PROMO(m) == ARB_QUEEN) * new_queen;
+    if (type == ARB_PAWN) {
+      v += pawn_w * rank_reached(n, to);
+    } else if (type == ARB_KING) {
+      v += king_w * (distance(from, lk) - distance(to, lk));
+    } else {
+      if (from != last_from) {
+        last_from = from;
+        occ = p->by_type[0] & ~ARB_BB(from);
+        from_term =
+            W_PIECE_CLOSER * distance(from, lk) -
+            W_KING_ZONE * arb__popcount(attacks_from((arb_piece_type)type, from, occ) & n->zone);
+      }
+      v += from_term - W_PIECE_CLOSER * distance(to, lk) +
+           W_KING_ZONE * arb__popcount(attacks_from((arb_piece_type)type, to, occ) & n->zone);
+    }
+    scores[i] = v;
+  }
 }
 
 /* 1 when the loser is mated within `depth` plies from p; the line is written from `ply`. */
@@ -283,17 +307,23 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   arb__check_info ci;
   arb__check_info_init(p, &ci);
   unsigned char checks[ARB_MAX_MOVES];
-  for (int i = 0; i < n; i++)
-    checks[i] = (unsigned char)gives_check(p, &ci, moves[i]);
+  int checking[ARB_MAX_MOVES], nchecks = 0; /* indices of the checking moves */
+  for (int i = 0; i < n; i++) {
+    int c = arb__gives_check_quick(p, &ci, moves[i]);
+    if (c < 0) c = arb_gives_check(p, moves[i]); /* promotion, en passant, castling */
+    checks[i] = (unsigned char)c;
+    checking[nchecks] = i; /* kept only when it checks: no branch */
+    nchecks += c;
+  }
   if (winner_to_move) { /* a mate in one first, from the checks alone */
-    for (int i = 0; i < n; i++) {
-      if (!checks[i]) continue;
+    for (int k = 0; k < nchecks; k++) {
+      const arb_move m = moves[checking[k]];
       arb_position next = *p;
       arb_undo u;
-      arb_make_move(&next, moves[i], &u);
+      arb_make_move(&next, m, &u);
       s->nodes++;
       if (!arb_has_legal_move(&next)) {
-        s->line[ply] = moves[i];
+        s->line[ply] = m;
         s->mate_len = ply + 1;
         return 1;
       }
@@ -309,9 +339,14 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   nd.forward = p->turn == ARB_WHITE ? 0 : 7;
   const int corner = s->ord == CORNER || s->ord == CORNER_NET;
   int scores[ARB_MAX_MOVES];
+  if (!corner) {
+    if (winner_to_move)
+      score_winner_walk(s, &nd, moves, checks, scores, n);
+    else
+      score_loser_walk(s, &nd, moves, checks, scores, n);
+  }
   for (int i = 0; i < n; i++) {
-    scores[i] = corner ? score_corner(s, &nd, moves[i], checks[i])
-                       : score_walk(s, &nd, moves[i], checks[i]);
+    if (corner) scores[i] = score_corner(s, &nd, moves[i], checks[i]);
     if (s->noise) { /* a restart that breaks ties otherwise: the same for the same seed */
       uint64_t h = (p->key ^ s->seed ^ ((uint64_t)moves[i] * UINT64_C(0x9E3779B97F4A7C15))) *
                    UINT64_C(0xD6E8FEB86659FD93);
@@ -321,9 +356,12 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   s->path[ply] = p->key;
   int tried = 0;
   for (int i = 0; i < n; i++) {
-    int best = i;
-    for (int j = i + 1; j < n; j++)
-      if (scores[j] > scores[best]) best = j;
+    int best = i, top = scores[i];
+    for (int j = i + 1; j < n; j++) {
+      const int sj = scores[j], better = sj > top;
+      best = better ? j : best;
+      top = better ? sj : top;
+    }
     arb_move m = moves[best];
     int sc = scores[best];
     moves[best] = moves[i];
@@ -385,10 +423,14 @@ static void aim_at_corner(search *s, const arb_position *pos, int rank) {
       rank_of[b - 1] = t;
     }
   const arb_square c = corners[rank_of[rank]];
+  const arb_bitboard flights = arb__tab.king[c] & arb__rook_attacks(c, 0);
   s->corner = c;
-  s->flights = arb__tab.king[c] & arb__rook_attacks(c, 0);
-  s->diagonal = arb__tab.king[c] & ~s->flights;
-  s->king_squares = arb__tab.knight[c];
+  s->diagonal = arb__tab.king[c] & ~flights;
+  for (int sq = 0; sq < 64; sq++) {
+    s->to_corner[sq] = (uint8_t)distance((arb_square)sq, c);
+    s->to_flights[sq] = (uint8_t)distance_to_set((arb_square)sq, flights);
+    s->to_king_squares[sq] = (uint8_t)distance_to_set((arb_square)sq, arb__tab.knight[c]);
+  }
 }
 
 arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint64_t budget,
