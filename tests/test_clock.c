@@ -391,9 +391,14 @@ Test(clock, flag_reasons_and_table) {
   p = test_fen("8/8/8/4k3/8/8/8/R3K3 b - - 0 1"); /* T11 */
   v = arb_flag_fall(&p, ARB_BLACK, ARB_RULES_ONLINE, -1, ARB_RESULT_NONE);
   cr_expect(v.result == ARB_RESULT_WHITE_WINS && v.reason == ARB_FLAG_LOSS);
-  /* lichess is looser than FIDE: K+B v K+R counts as "cannot win" online, not under FIDE */
+  /* K+B v K+R: no mate position exists at all (enumerated in test_dead), so the flag is a draw
+   * under FIDE as well as online */
   p = test_fen("8/8/8/4k3/8/2r5/8/2B1K3 b - - 0 1");
   cr_expect_eq(arb_flag_fall(&p, ARB_BLACK, ARB_RULES_ONLINE, -1, 0).result, ARB_RESULT_DRAW);
+  v = arb_flag_fall(&p, ARB_BLACK, ARB_RULES_FIDE, -1, 0);
+  cr_expect(v.result == ARB_RESULT_DRAW && v.reason == ARB_FLAG_CANNOT_MATE);
+  /* ... but a knight for the flagger gives the bishop a blocker: K+B v K+N+R loses */
+  p = test_fen("8/8/8/4k3/8/2r5/4n3/2B1K3 b - - 0 1");
   cr_expect_eq(arb_flag_fall(&p, ARB_BLACK, ARB_RULES_FIDE, -1, 0).result, ARB_RESULT_WHITE_WINS);
   /* US 14E3: two knights draw only against a side without pawns */
   p = test_fen("7k/8/3N2K1/8/8/8/8/5N2 b - - 0 1"); /* T05 */

@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test_util.h"
 
@@ -198,6 +199,60 @@ Test(dead, long_endgame_helpmates) {
   }
 }
 
+/* Every placement of white K+B against black K+X, black to move and checked by the bishop:
+ * the number of checkmates. */
+static long bishop_mates(char x) {
+  long mates = 0;
+  for (int bk = 0; bk < 64; bk++)
+    for (int wb = 0; wb < 64; wb++) {
+      int df = (wb & 7) - (bk & 7), dr = (wb >> 3) - (bk >> 3);
+      if (wb == bk || (df != dr && df != -dr)) continue; /* the bishop on the king's diagonal */
+      for (int wk = 0; wk < 64; wk++) {
+        int kf = (wk & 7) - (bk & 7), kr = (wk >> 3) - (bk >> 3);
+        if (wk == wb || wk == bk || (kf >= -1 && kf <= 1 && kr >= -1 && kr <= 1)) continue;
+        for (int bx = 0; bx < 64; bx++) {
+          if (bx == wk || bx == wb || bx == bk) continue;
+          char board[64] = {0}, fen[96];
+          board[wk] = 'K', board[wb] = 'B', board[bk] = 'k', board[bx] = x;
+          int o = 0;
+          for (int r = 7; r >= 0; r--) {
+            int empty = 0;
+            for (int f = 0; f < 8; f++) {
+              char c = board[r * 8 + f];
+              if (!c) {
+                empty++;
+                continue;
+              }
+              if (empty) fen[o++] = (char)('0' + empty);
+              empty = 0;
+              fen[o++] = c;
+            }
+            if (empty) fen[o++] = (char)('0' + empty);
+            if (r) fen[o++] = '/';
+          }
+          strcpy(fen + o, " b - - 0 1");
+          arb_position p;
+          if (arb_fen_read(&p, fen, 0, NULL) == ARB_OK && arb_is_checkmate(&p)) mates++;
+        }
+      }
+    }
+  return mates;
+}
+
+/* The material rule for bishops (status.c): a lone bishop cannot mate a king with a rook or a
+ * queen, because no mate position exists; a knight, for contrast, is a blocker it can use. */
+Test(dead, bishop_against_rook_or_queen_has_no_mate_position) {
+  cr_expect_eq(bishop_mates('r'), 0);
+  cr_expect_eq(bishop_mates('q'), 0);
+  cr_expect_gt(bishop_mates('n'), 0, "the enumeration finds the knight-blocked mates");
+  arb_position p = test_fen("8/8/8/4k3/8/2r5/8/2B1K3 b - - 0 1");
+  arb_winnability w;
+  cr_expect_eq(arb_winnability_of(&p, ARB_WHITE, 0, &w), ARB_WIN_UNWINNABLE);
+  cr_expect_eq(w.proof, ARB_PROOF_MATERIAL);
+  p = test_fen("8/8/8/4k3/8/2r5/4n3/2B1K3 b - - 0 1");
+  cr_expect_eq(verdict(&p, ARB_WHITE), ARB_WIN_WINNABLE, "a knight to block with");
+}
+
 /* An independent refutation attempt: every line of up to `depth` plies, no ordering, no table. */
 static int any_mate(arb_position *p, int winner, int depth) {
   arb_move moves[ARB_MAX_MOVES];
@@ -217,11 +272,11 @@ Test(dead, unwinnable_is_never_refuted) {
   uint64_t seed = 7;
   int unwinnable = 0, positions = 0;
   static const char *const starts[] = {
-      "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", "4k3/8/3n4/8/8/8/8/1N2K3 w - - 0 1",
+      "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1",          "4k3/8/3n4/8/8/8/8/1N2K3 w - - 0 1",
       "k7/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1", "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1",
-      "1b2k3/8/8/8/8/8/8/2B1K3 w - - 0 1"};
+      "1b2k3/8/8/8/8/8/8/2B1K3 w - - 0 1",         "3qk2r/8/8/8/8/8/8/2B1K3 w - - 0 1"};
   for (int g = 0; g < 60; g++) {
-    arb_position p = test_fen(starts[g % 5]);
+    arb_position p = test_fen(starts[g % 6]);
     for (int ply = 0; ply < 30; ply++) {
       arb_move moves[ARB_MAX_MOVES];
       int n = arb_generate_legal(&p, moves);

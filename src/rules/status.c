@@ -55,12 +55,19 @@ int arb_cannot_mate_by_material(const arb_position *p, arb_color side) {
            !arb__more_than_one(theirs & p->by_type[ARB_QUEEN]);
   }
   if (bishops && !knights) {
-    /* Bishops on one square colour against king and bishops of that colour only: the mated king
-     * would always keep a flight square of the other colour (R13).  Any other defending piece
-     * could block that square (K+B v K+R has a helpmate), so nothing else is allowed. */
+    /* Bishops on one square colour (of both sides) against a king with no knight and no pawn
+     * (RULES.md, the time-forfeit table; CHA's static rule).  Only the bishops can give check,
+     * one at a time (two bishops of one colour never check together), so a mated king stands on
+     * their colour, on k, checked along a diagonal through its neighbour d (or from d).  The two
+     * squares next to both k and d are of the other colour: no bishop reaches them, and the
+     * winner's king touches at most one of them without touching k.  So one holds a man of the
+     * loser — not a knight or pawn (none), not a bishop (wrong colour): a rook or queen, one
+     * orthogonal step from d, never pinned (it stands off the bishops' colour) — which takes the
+     * checking bishop on d or blocks d.  No mate position exists; enumerating every K+B v K+R
+     * and K+B v K+Q position finds none (test_dead). */
     arb_bitboard all_bishops = p->by_type[ARB_BISHOP];
     int one_colour = !(all_bishops & ARB_LIGHT_SQUARES) || !(all_bishops & ARB_DARK_SQUARES);
-    return one_colour && !(theirs & ~(p->by_type[ARB_KING] | p->by_type[ARB_BISHOP]));
+    return one_colour && !(theirs & (p->by_type[ARB_KNIGHT] | p->by_type[ARB_PAWN]));
   }
   return 0;
 }

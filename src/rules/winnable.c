@@ -73,7 +73,7 @@ enum {
   W_C_LOSER_MAN = 3,        /* per step of a loser's man towards the corner (NET: its flights) */
   W_C_LOSER_PAWN = 4,       /* a loser's pawn move (CORNER) */
   W_C_CORNER_TAKEN = -30,   /* a loser's man onto the corner, where its king must stand */
-  W_C_LOSER_PROMOTION = 20, /* a loser's promotion to anything but a queen: a new blocker */
+  W_C_LOSER_PROMOTION = 20, /* a loser's promotion to anything but a queen (NET: a knight, twice) */
   W_C_WINNER_CHECK = 5,
   W_C_WINNER_KING = 10, /* per step of the winner's king towards its square (2 from the corner) */
   W_C_WINNER_PAWN = 8,  /* per rank the winner's pawn reaches when it has no queen or rook */
@@ -200,8 +200,12 @@ static int score_corner(const search *s, const node *n, arb_move m, int check) {
     } else {
       v += W_C_LOSER_MAN * (s->to_corner[from] - s->to_corner[to]);
     }
+    /* A new blocker; in the net, a knight: a rook or queen next to the king refutes a bishop's
+     * check, a bishop is of one colour (status.c, the bishops' material rule). */
     if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) != ARB_QUEEN)
-      v += W_C_LOSER_PROMOTION;
+      v += !net                              ? W_C_LOSER_PROMOTION
+           : ARB_MOVE_PROMO(m) == ARB_KNIGHT ? 2 * W_C_LOSER_PROMOTION
+                                             : 0;
     if (p->board[to]) v += W_LOSER_CAPTURE;
     return v;
   }
