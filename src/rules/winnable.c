@@ -466,6 +466,13 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   /* The mate is the winner's move: only depths of the right parity can end in one. */
   const int first = pos->turn == side ? 1 : 2;
   int run = 0; /* phases run, corners counted one by one: the noise's seed */
+  /* The squares of the winner's bishops' colour when bishops of one colour are all it has. */
+  const arb_bitboard mine = pos->by_color[side], bishops = mine & pos->by_type[ARB_BISHOP];
+  arb_bitboard lone_bishops = 0;
+  if (bishops && !(mine & ~bishops & ~pos->by_type[ARB_KING])) {
+    if (!(bishops & ARB_DARK_SQUARES)) lone_bishops = ARB_LIGHT_SQUARES;
+    if (!(bishops & ARB_LIGHT_SQUARES)) lone_bishops = ARB_DARK_SQUARES;
+  }
   for (size_t row = 0; row < sizeof schedule / sizeof schedule[0]; row++) {
     const phase *ph = &schedule[row];
     const int corners = ph->order == CORNER || ph->order == CORNER_NET ? 4 : 1;
@@ -476,6 +483,8 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
       s.noise = ph->noise;
       s.seed = UINT64_C(0x1234567) * (uint64_t)(run + 1);
       if (corners == 4) aim_at_corner(&s, pos, k);
+      /* A lone bishop's net closes only in a corner of its colour. */
+      if (ph->order == CORNER_NET && lone_bishops && !(lone_bishops & ARB_BB(s.corner))) continue;
       const uint64_t full_budget = s.budget;
       if (ph->budget && s.nodes + ph->budget < s.budget) s.budget = s.nodes + ph->budget;
       /* Deepening by depth, or (limited discrepancy) by the number of discrepancies. */
