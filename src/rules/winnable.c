@@ -311,12 +311,13 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   arb__check_info ci;
   arb__check_info_init(p, &ci);
   unsigned char checks[ARB_MAX_MOVES];
-  int checking[ARB_MAX_MOVES], nchecks = 0; /* indices of the checking moves */
+  uint8_t checking[ARB_MAX_MOVES]; /* indices of the checking moves (fewer than 256) */
+  int nchecks = 0;
   for (int i = 0; i < n; i++) {
     int c = arb__gives_check_quick(p, &ci, moves[i]);
     if (c < 0) c = arb_gives_check(p, moves[i]); /* promotion, en passant, castling */
     checks[i] = (unsigned char)c;
-    checking[nchecks] = i; /* kept only when it checks: no branch */
+    checking[nchecks] = (uint8_t)i; /* kept only when it checks: no branch */
     nchecks += c;
   }
   if (winner_to_move) { /* a mate in one first, from the checks alone */
