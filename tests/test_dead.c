@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "refute.h"
 #include "test_util.h"
 
 #ifndef ARB_TEST_DATA
@@ -253,21 +254,6 @@ Test(dead, bishop_against_rook_or_queen_has_no_mate_position) {
   cr_expect_eq(verdict(&p, ARB_WHITE), ARB_WIN_WINNABLE, "a knight to block with");
 }
 
-/* An independent refutation attempt: every line of up to `depth` plies, no ordering, no table. */
-static int any_mate(arb_position *p, int winner, int depth) {
-  arb_move moves[ARB_MAX_MOVES];
-  int n = arb_generate_legal(p, moves);
-  if (n == 0) return p->turn != winner && arb_in_check(p);
-  if (depth == 0) return 0;
-  for (int i = 0; i < n; i++) {
-    arb_position q = *p;
-    arb_undo u;
-    arb_make_move(&q, moves[i], &u);
-    if (any_mate(&q, winner, depth - 1)) return 1;
-  }
-  return 0;
-}
-
 Test(dead, unwinnable_is_never_refuted) {
   uint64_t seed = 7;
   int unwinnable = 0, positions = 0;
@@ -291,7 +277,7 @@ Test(dead, unwinnable_is_never_refuted) {
         if (w.verdict == ARB_WIN_UNWINNABLE) {
           unwinnable++;
           arb_position q = p;
-          cr_assert(!any_mate(&q, side, 3), "an 'unwinnable' position has a short mate");
+          cr_assert(!refute_any_mate(&q, side, 3), "an 'unwinnable' position has a short mate");
         } else if (w.verdict == ARB_WIN_WINNABLE) {
           cr_assert(line_mates(&p, &w, side));
         }

@@ -129,7 +129,10 @@ typedef struct search {
   uint64_t nodes, budget;
   arb_move line[ARB_WIN_MAX_LINE];
   uint64_t path[ARB_WIN_MAX_LINE]; /* keys of the positions on the current line */
-  tt_entry *tt;                    /* TT_SIZE entries, or NULL (then nothing is remembered) */
+  /* seen[ply]: one bit (of 64, from the key's top bits) for each position on the line at ply,
+   * ply - 2, ...: most positions are new, and one test says so */
+  uint64_t seen[ARB_WIN_MAX_LINE];
+  tt_entry *tt; /* TT_SIZE entries, or NULL (then nothing is remembered) */
 } search;
 
 /* What every move's score at one node shares. */
@@ -359,6 +362,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     }
   }
   s->path[ply] = p->key;
+  s->seen[ply] = (ply >= 2 ? s->seen[ply - 2] : 0) | UINT64_C(1) << (p->key >> 58);
   int tried = 0;
   for (int i = 0; i < n; i++) {
     int best = i, top = scores[i];
@@ -378,8 +382,9 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     arb_undo u;
     arb_make_move(&next, m, &u);
     int again = 0; /* back to a position already on this line (same side to move) */
-    for (int k = ply - 1; k >= 0 && !again; k -= 2)
-      again = s->path[k] == next.key;
+    if (ply >= 1 && (s->seen[ply - 1] >> (next.key >> 58) & 1))
+      for (int k = ply - 1; k >= 0 && !again; k -= 2)
+        again = s->path[k] == next.key;
     if (again) continue;
     const int discrepancy = s->lds && tried > 0; /* another move than the best */
     tried++;
