@@ -94,9 +94,9 @@ typedef struct phase {
   uint32_t budget;   /* nodes for this phase (per corner); 0: what is left */
 } phase;
 
-/* Measured on lost-on-time positions: the first row settles about nine in ten, the rows up to
- * the second KING_WALK all but a few dozen of 6,539, the noisy corner rows the last long
- * endgames (a lone bishop or knight, a pawn that must stop short of the corner). */
+/* Measured on the 6,539 lost-on-time positions of bench/dead, 6,308 of them winnable: the first
+ * row proves 6,197, the rows up to the second KING_WALK 84 more, the later (noisy corner) rows the
+ * last 27, long endgames — a lone bishop or knight, a pawn that must stop short of the corner. */
 static const phase schedule[] = {{2, 1, KING_WALK, 50, 1, 0, 2500},
                                  {2, 1, CORNER, ARB_WIN_MAX_LINE - 1, 1, 0, 1000},
                                  {2, 1, CORNER_NET, ARB_WIN_MAX_LINE - 1, 1, 0, 1000},
