@@ -186,14 +186,7 @@ void arb_init(void) { pthread_once(&init_once, init_tables); }
 arb_bitboard arb_piece_attacks(arb_piece_type type, arb_square sq, arb_bitboard occupied) {
   if (sq > 63) return 0;
   arb_init();
-  switch (type) {
-  case ARB_KNIGHT: return arb__tab.knight[sq];
-  case ARB_BISHOP: return arb__bishop_attacks(sq, occupied);
-  case ARB_ROOK: return arb__rook_attacks(sq, occupied);
-  case ARB_QUEEN: return arb__queen_attacks(sq, occupied);
-  case ARB_KING: return arb__tab.king[sq];
-  default: return 0;
-  }
+  return arb__piece_attacks(type, sq, occupied);
 }
 
 arb_bitboard arb_pawn_attacks(arb_color c, arb_square sq) {

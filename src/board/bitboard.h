@@ -94,6 +94,20 @@ static inline arb_bitboard arb__queen_attacks(arb_square sq, arb_bitboard occ) {
   return arb__rook_attacks(sq, occ) | arb__bishop_attacks(sq, occ);
 }
 
+/* Squares a knight, bishop, rook, queen or king on sq attacks with occupancy occ; 0 for pawns
+ * (their attacks depend on the colour: arb__tab.pawn) and for no piece. */
+static inline arb_bitboard arb__piece_attacks(arb_piece_type type, arb_square sq,
+                                              arb_bitboard occ) {
+  switch (type) {
+  case ARB_KNIGHT: return arb__tab.knight[sq];
+  case ARB_BISHOP: return arb__bishop_attacks(sq, occ);
+  case ARB_ROOK: return arb__rook_attacks(sq, occ);
+  case ARB_QUEEN: return arb__queen_attacks(sq, occ);
+  case ARB_KING: return arb__tab.king[sq];
+  default: return 0;
+  }
+}
+
 /* Pieces of colour `by` attacking sq, occupancy occ. */
 static inline arb_bitboard arb__attackers_by(const arb_position *p, arb_square sq, int by,
                                              arb_bitboard occ) {

@@ -336,12 +336,7 @@ int arb__generate_pseudo(const arb_position *p, arb_move *list) {
         list[n++] = ARB_MOVE_MAKE_SPECIAL(s, p->ep_square, ARB_MOVE_EN_PASSANT, ARB_KNIGHT);
       continue;
     }
-    case ARB_KNIGHT: t = arb__tab.knight[s]; break;
-    case ARB_BISHOP: t = arb__bishop_attacks(s, occ); break;
-    case ARB_ROOK: t = arb__rook_attacks(s, occ); break;
-    case ARB_QUEEN: t = arb__queen_attacks(s, occ); break;
-    case ARB_KING: t = arb__tab.king[s]; break;
-    default: break;
+    default: t = arb__piece_attacks(ARB_PIECE_TYPE(pc), s, occ); break;
     }
     t &= ~own & ~enemy_king;
     while (t)

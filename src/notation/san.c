@@ -277,12 +277,7 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
     const arb_bitboard opp = pos->by_color[us ^ 1];
     arb_bitboard cands = 0;
     switch (type) {
-    case ARB_KNIGHT: cands = arb__tab.knight[dest]; break;
-    case ARB_BISHOP: cands = arb__bishop_attacks((arb_square)dest, occ); break;
-    case ARB_ROOK: cands = arb__rook_attacks((arb_square)dest, occ); break;
-    case ARB_QUEEN: cands = arb__queen_attacks((arb_square)dest, occ); break;
-    case ARB_KING: cands = arb__tab.king[dest]; break;
-    default:
+    case ARB_PAWN:
       if (from_file != ARB_FILE_OF(dest)) {
         /* A capture: onto a piece of the opponent or the en passant square. */
         if ((opp & ARB_BB(dest)) || dest == pos->ep_square) cands = arb__tab.pawn[us ^ 1][dest];
@@ -297,6 +292,7 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
         }
       }
       break;
+    default: cands = arb__piece_attacks(type, (arb_square)dest, occ); break;
     }
     cands &= own & pos->by_type[type];
     /* The destination holds no piece of ours and never the opponent's king. */

@@ -171,17 +171,6 @@ static int centrality(arb_square s) {
 
 static int rank_reached(const node *n, arb_square to) { return ARB_RANK_OF(to) ^ n->forward; }
 
-/* Squares a piece of the side to move would attack from sq, with occupancy occ. */
-static arb_bitboard attacks_from(arb_piece_type type, arb_square sq, arb_bitboard occ) {
-  switch (type) {
-  case ARB_KNIGHT: return arb__tab.knight[sq];
-  case ARB_BISHOP: return arb__bishop_attacks(sq, occ);
-  case ARB_ROOK: return arb__rook_attacks(sq, occ);
-  case ARB_QUEEN: return arb__queen_attacks(sq, occ);
-  default: return 0; /* kings and pawns are scored otherwise */
-  }
-}
-
 /* CORNER and CORNER_NET, towards s->corner. */
 static int score_corner(const search *s, const node *n, arb_move m, int check) {
   const arb_position *p = n->p;
@@ -282,10 +271,11 @@ static void score_winner_walk(const search *s, const node *n, const arb_move *mo
         occ = p->by_type[0] & ~ARB_BB(from);
         from_term =
             W_PIECE_CLOSER * distance(from, lk) -
-            W_KING_ZONE * arb__popcount(attacks_from((arb_piece_type)type, from, occ) & n->zone);
+            W_KING_ZONE *
+                arb__popcount(arb__piece_attacks((arb_piece_type)type, from, occ) & n->zone);
       }
       v += from_term - W_PIECE_CLOSER * distance(to, lk) +
-           W_KING_ZONE * arb__popcount(attacks_from((arb_piece_type)type, to, occ) & n->zone);
+           W_KING_ZONE * arb__popcount(arb__piece_attacks((arb_piece_type)type, to, occ) & n->zone);
     }
     scores[i] = v;
   }
@@ -465,8 +455,7 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
     return out->verdict;
   }
   search s;
-  memset(&s, 0, sizeof s);
-  s.tt = NULL; /* 2 MB, allocated once a search runs long; without it the search still runs */
+  memset(&s, 0, sizeof s); /* no table yet (s.tt): 2 MB, allocated once a search runs long */
   s.winner = side;
   s.budget = budget ? budget : 500000;
   /* The mate is the winner's move: only depths of the right parity can end in one. */
