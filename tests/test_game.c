@@ -162,7 +162,7 @@ Test(game, rule_sets_differ_as_tabled) {
   for (int r = 0; r < ARB_RULES_COUNT; r++) {
     arb_ruleset back;
     cr_assert_eq(arb_rules_parse(arb_rules_get((arb_ruleset)r)->name, &back), ARB_OK);
-    cr_assert_eq(back, r);
+    cr_assert_eq((int)back, r);
   }
   arb_ruleset dummy;
   cr_assert_eq(arb_rules_parse("fischer", &dummy), ARB_ERR_ARGUMENT);

@@ -217,8 +217,8 @@ Test(referee, wrong_claim_costs_clock_time) {
                       "{\"type\":\"move\",\"move\":\"Nf3\",\"t\":1000}",
                       "{\"type\":\"move\",\"move\":\"Nf6\",\"t\":2000}",
                       "{\"type\":\"move\",\"move\":\"Ng1\",\"t\":3000}",
-                      "{\"type\":\"claim_draw\",\"by\":\"black\",\"reason\":\"threefold\","
-                      "\"move\":\"Ng8\",\"t\":4000}"};
+                      ("{\"type\":\"claim_draw\",\"by\":\"black\",\"reason\":\"threefold\","
+                       "\"move\":\"Ng8\",\"t\":4000}")};
   json_t *a = run(ARB_RULES_FIDE, ev, 5);
   /* white used 1 s + 1 s: 598 s, plus 120 s */
   cr_assert_eq(json_integer_value(json_object_get(clock_of(a), "white_ms")), 718000);

@@ -90,11 +90,11 @@ typedef struct arb_winnability {
  * or knight (the loser's own men blocking its king) — probes along the best two or three moves,
  * the corner lines again with their ties broken otherwise, and a full iterative-deepening
  * search; a mate in one is looked for at every node where the winner moves.  At most `budget`
- * nodes in all, 0 = a default of 500 000 — at most about a tenth of a second; about ten
+ * nodes in all, 0 = a default of 500 000 — at most about a tenth of a second; about five
  * microseconds for most real positions (bench/dead).  Sound: never UNWINNABLE when a helpmate
  * exists (the search itself never answers UNWINNABLE), and every WINNABLE line is replayed to
  * mate before it is returned.  *out is filled in; returns out->verdict.  Reentrant; up to about
- * 170 KB of stack (a 2.5 KB frame per ply of a line of at most 63 plies).  Allocates,
+ * 210 KB of stack (a 3.2 KB frame per ply of a line of at most 63 plies).  Allocates,
  * like the wall enumeration (see arb_cannot_mate): a 2 MB table of searched positions once a
  * search runs past a few thousand nodes, freed before it returns (without memory the search runs
  * on, only slower). */

@@ -120,6 +120,24 @@ static inline arb_bitboard arb__attackers_by(const arb_position *p, arb_square s
                  (arb__bishop_attacks(sq, occ) & bq));
 }
 
+static inline arb_square arb__king_sq(const arb_position *p, int c);
+
+/* Every square colour `by` attacks, occupancy occ. */
+static inline arb_bitboard arb__attacked_by(const arb_position *p, int by, arb_bitboard occ) {
+  const arb_bitboard them = p->by_color[by];
+  const arb_bitboard pawns = p->by_type[ARB_PAWN] & them;
+  arb_bitboard a = by == ARB_WHITE ? arb__east(arb__north(pawns)) | arb__west(arb__north(pawns))
+                                   : arb__east(arb__south(pawns)) | arb__west(arb__south(pawns));
+  a |= arb__tab.king[arb__king_sq(p, by)];
+  for (arb_bitboard b = p->by_type[ARB_KNIGHT] & them; b;)
+    a |= arb__tab.knight[arb__pop_lsb(&b)];
+  for (arb_bitboard b = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & them; b;)
+    a |= arb__bishop_attacks(arb__pop_lsb(&b), occ);
+  for (arb_bitboard b = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & them; b;)
+    a |= arb__rook_attacks(arb__pop_lsb(&b), occ);
+  return a;
+}
+
 static inline arb_square arb__king_sq(const arb_position *p, int c) {
   return arb__lsb(p->by_type[ARB_KING] & p->by_color[c]);
 }

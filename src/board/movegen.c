@@ -24,6 +24,10 @@
 
 enum { MODE_LIST, MODE_COUNT, MODE_ANY };
 
+/* King moves: with more targets than this, one map of the enemy's attacks (one lookup per
+ * enemy slider) is cheaper than asking about each target. */
+#define KING_TARGETS_ONE_BY_ONE 2
+
 #define PROMO_MOVES(list, n, from, to)                                                             \
   do {                                                                                             \
     list[n++] = ARB_MOVE_MAKE_SPECIAL(from, to, ARB_MOVE_PROMOTION, ARB_QUEEN);                    \
@@ -32,13 +36,55 @@ enum { MODE_LIST, MODE_COUNT, MODE_ANY };
     list[n++] = ARB_MOVE_MAKE_SPECIAL(from, to, ARB_MOVE_PROMOTION, ARB_KNIGHT);                   \
   } while (0)
 
+#if defined(__AVX512VBMI2__) && defined(__AVX512BW__)
+#include <immintrin.h>
+/* Writes the moves from `from` (0..63) to every square of t: one compress of the square numbers,
+ * no loop whose length a branch predictor would have to guess.  It stores 32 moves whatever t
+ * holds, so the list needs that much room past n (see the caller). */
+static inline int write_targets(arb_move *list, int n, int from, arb_bitboard t, int delta) {
+  const __m512i squares = _mm512_set_epi8(
+      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i to = _mm512_cvtepu8_epi16(
+      _mm512_castsi512_si256(_mm512_maskz_compress_epi8((__mmask64)t, squares)));
+  /* from: fixed, or (delta != 0) each target's own origin, to - delta */
+  const __m512i origin = delta ? _mm512_sub_epi16(to, _mm512_set1_epi16((short)delta))
+                               : _mm512_set1_epi16((short)from);
+  _mm512_storeu_si512((void *)(list + n), _mm512_or_si512(_mm512_slli_epi16(origin, 6), to));
+  return n + arb__popcount(t);
+}
+#define WRITE_TARGETS_ROOM 32
+#endif
+
 /* Adds every move from `from` to the squares of `targets`. */
+#ifdef WRITE_TARGETS_ROOM
+#define LIST_TARGETS(from, t_, delta)                                                              \
+  do {                                                                                             \
+    if (n <= ARB_MAX_MOVES - WRITE_TARGETS_ROOM) {                                                 \
+      n = write_targets(list, n, from, t_, delta);                                                 \
+    } else {                                                                                       \
+      while (t_) {                                                                                 \
+        arb_square to_ = arb__pop_lsb(&t_);                                                        \
+        list[n++] = ARB_MOVE_MAKE((delta) != 0 ? to_ - (delta) : (from), to_);                     \
+      }                                                                                            \
+    }                                                                                              \
+  } while (0)
+#else
+#define LIST_TARGETS(from, t_, delta)                                                              \
+  do {                                                                                             \
+    while (t_) {                                                                                   \
+      arb_square to_ = arb__pop_lsb(&t_);                                                          \
+      list[n++] = ARB_MOVE_MAKE((delta) != 0 ? to_ - (delta) : (from), to_);                       \
+    }                                                                                              \
+  } while (0)
+#endif
+
 #define ADD_TARGETS(from, targets)                                                                 \
   do {                                                                                             \
     arb_bitboard t_ = (targets);                                                                   \
     if (mode == MODE_LIST) {                                                                       \
-      while (t_)                                                                                   \
-        list[n++] = ARB_MOVE_MAKE(from, arb__pop_lsb(&t_));                                        \
+      LIST_TARGETS(from, t_, 0);                                                                   \
     } else {                                                                                       \
       n += arb__popcount(t_);                                                                      \
       if (mode == MODE_ANY && n) return n;                                                         \
@@ -49,14 +95,13 @@ enum { MODE_LIST, MODE_COUNT, MODE_ANY };
 #define ADD_PAWN_SET(targets, delta, promo)                                                        \
   do {                                                                                             \
     arb_bitboard t_ = (targets);                                                                   \
-    if (mode == MODE_LIST) {                                                                       \
+    if (mode == MODE_LIST && !(promo)) {                                                           \
+      LIST_TARGETS(0, t_, delta);                                                                  \
+    } else if (mode == MODE_LIST) {                                                                \
       while (t_) {                                                                                 \
         arb_square to_ = arb__pop_lsb(&t_);                                                        \
         arb_square from_ = (arb_square)(to_ - (delta));                                            \
-        if (promo)                                                                                 \
-          PROMO_MOVES(list, n, from_, to_);                                                        \
-        else                                                                                       \
-          list[n++] = ARB_MOVE_MAKE(from_, to_);                                                   \
+        PROMO_MOVES(list, n, from_, to_);                                                          \
       }                                                                                            \
     } else {                                                                                       \
       n += arb__popcount(t_) * ((promo) ? 4 : 1);                                                  \
@@ -82,6 +127,10 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
   {
     const arb_bitboard occ_nk = occ ^ ARB_BB(ksq);
     arb_bitboard kt = arb__tab.king[ksq] & ~own & ~their_king, ok = 0;
+    if (mode != MODE_ANY && arb__popcount(kt) > KING_TARGETS_ONE_BY_ONE) {
+      ok = kt & ~arb__attacked_by(p, them, occ_nk);
+      kt = 0;
+    }
     while (kt) {
       arb_square s = arb__pop_lsb(&kt);
       if (!arb__attackers_by(p, s, them, occ_nk)) {

@@ -22,8 +22,9 @@
  * - the full search, iterative deepening with a table of positions already searched in vain.
  * The probes are incomplete on purpose: they only ever prove WINNABLE, and every line is
  * replayed to mate before it is believed.  The search never answers UNWINNABLE.
- * At every node where the winner moves, its checks are first tried for a mate in one; no line
- * returns to a position already on it (a helpmate never needs to).
+ * At every node where the winner moves, its checks are first tried for a mate in one (a check
+ * that leaves the king a flight it cannot have taken away is not even made); no line returns to
+ * a position already on it (a helpmate never needs to).
  * Moves are ordered without making them, from bitboards: checks (arb__check_info), captures,
  * promotions, distances.  The weights were tuned on the final positions of lichess games lost on
  * time (bench/dead) and checked on the final positions of the other games of the PGN corpus.
@@ -163,11 +164,16 @@ static int distance_to_set(arb_square sq, arb_bitboard set) {
 }
 
 /* How far a square is from the edge of the board (0 on the edge, 3 in the centre). */
-static int centrality(arb_square s) {
-  int f = ARB_FILE_OF(s), r = ARB_RANK_OF(s);
-  int df = f < 4 ? f : 7 - f, dr = r < 4 ? r : 7 - r;
-  return df < dr ? df : dr;
-}
+static const uint8_t centrality_of[64] = {
+    0, 0, 0, 0, 0, 0, 0, 0, /* rank 1 */
+    0, 1, 1, 1, 1, 1, 1, 0, /* */
+    0, 1, 2, 2, 2, 2, 1, 0, /* */
+    0, 1, 2, 3, 3, 2, 1, 0, /* */
+    0, 1, 2, 3, 3, 2, 1, 0, /* */
+    0, 1, 2, 2, 2, 2, 1, 0, /* */
+    0, 1, 1, 1, 1, 1, 1, 0, /* */
+    0, 0, 0, 0, 0, 0, 0, 0  /* rank 8 */
+};
 
 static int rank_reached(const node *n, arb_square to) { return ARB_RANK_OF(to) ^ n->forward; }
 
@@ -217,68 +223,355 @@ static int score_corner(const search *s, const node *n, arb_move m, int check) {
   return v;
 }
 
+/* With AVX-512 (VBMI, VBMI2), the per-move work of a node — which moves check, the walking
+ * orderings' scores, the best move — is done 32 moves at a time: the squares' properties are
+ * 64-byte tables looked up with one permute, so no branch depends on the move.  Without, the
+ * scalar loops below compute exactly the same numbers. */
+#if defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VBMI__) &&                   \
+    defined(__AVX512VBMI2__)
+#include <immintrin.h>
+#define WIN_SIMD 1
+#else
+#define WIN_SIMD 0
+#endif
+#define ROOM 32 /* the vector code reads and writes whole chunks of 32 moves */
+
+#if WIN_SIMD
+/* 32 moves from moves[base]: the moves as 16-bit lanes, their squares as byte indices. */
+typedef struct chunk {
+  __m512i mv, from, to; /* from, to: bytes 0..31 (the rest zero) */
+  __mmask32 valid;      /* lanes below the move count */
+} chunk;
+
+static inline chunk load_chunk(const arb_move *moves, int base, int count) {
+  chunk c;
+  c.valid = count - base >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << (count - base)) - 1);
+  c.mv = _mm512_maskz_loadu_epi16(c.valid, moves + base);
+  const __m512i sq = _mm512_set1_epi16(63);
+  c.to = _mm512_zextsi256_si512(_mm512_cvtepi16_epi8(_mm512_and_si512(c.mv, sq)));
+  c.from = _mm512_zextsi256_si512(
+      _mm512_cvtepi16_epi8(_mm512_and_si512(_mm512_srli_epi16(c.mv, 6), sq)));
+  return c;
+}
+
+/* A board as 64 bytes, `value` on its squares. */
+static inline __m512i bytes_of(arb_bitboard b, char value) {
+  return _mm512_maskz_set1_epi8(b, value);
+}
+
+/* table[index] for the 32 byte indices, as 16-bit lanes. */
+static inline __m512i lookup16(__m512i index, __m512i table) {
+  return _mm512_cvtepu8_epi16(_mm512_castsi512_si256(_mm512_permutexvar_epi8(index, table)));
+}
+
+/* Stores 32 16-bit scores as ints. */
+static inline void store_scores(int *scores, __m512i v) {
+  _mm512_storeu_si512((void *)scores, _mm512_cvtepi16_epi32(_mm512_castsi512_si256(v)));
+  _mm512_storeu_si512((void *)(scores + 16),
+                      _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(v, 1)));
+}
+
+static const uint8_t rank_of_square[64] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+    4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7};
+
+/* Chebyshev distance from sq to every square, as bytes. */
+static inline __m512i distances_from(arb_square sq) {
+  const __m512i iota = _mm512_set_epi8(
+      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i files = _mm512_and_si512(iota, _mm512_set1_epi8(7));
+  const __m512i ranks = _mm512_loadu_si512((const void *)rank_of_square);
+  const __m512i df = _mm512_abs_epi8(_mm512_sub_epi8(files, _mm512_set1_epi8((char)(sq & 7))));
+  const __m512i dr = _mm512_abs_epi8(_mm512_sub_epi8(ranks, _mm512_set1_epi8((char)(sq >> 3))));
+  return _mm512_max_epu8(df, dr);
+}
+#endif
+
+/* Whether each move gives check (checks[i]), and the indices of those that do (returned:
+ * how many).  checks and checking need ROOM entries past count. */
+static inline __attribute__((always_inline)) int
+find_checks(const arb_position *p, const arb__check_info *ci, const arb_move *moves, int count,
+            unsigned char *checks, uint8_t *checking) {
+  int nchecks = 0;
+#if WIN_SIMD
+  const __m512i board = _mm512_loadu_si512((const void *)p->board);
+  __m512i bits = _mm512_setzero_si512(); /* bit t: a piece of type t here would check */
+  for (int t = ARB_PAWN; t <= ARB_QUEEN; t++)
+    bits = _mm512_or_si512(bits, bytes_of(ci->squares[t], (char)(1 << t)));
+  const __m512i type_bit =
+      _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, (long long)UINT64_C(0x8040201008040201));
+  const __m512i blockers = bytes_of(ci->blockers, 1);
+  const __m256i iota = _mm256_set_epi8(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                                       16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  for (int base = 0; base < count; base += 32) {
+    const chunk c = load_chunk(moves, base, count);
+    const __m512i type =
+        _mm512_and_si512(_mm512_permutexvar_epi8(c.from, board), _mm512_set1_epi8(7));
+    const __m512i want = _mm512_permutexvar_epi8(type, type_bit);
+    const __m512i have = _mm512_permutexvar_epi8(c.to, bits);
+    __mmask32 chk = (__mmask32)_mm512_test_epi8_mask(want, have) & c.valid;
+    const __mmask32 special =
+        _mm512_test_epi16_mask(c.mv, _mm512_set1_epi16((short)0xC000)) & c.valid;
+    const __m512i blocking = _mm512_permutexvar_epi8(c.from, blockers);
+    __mmask32 disc = (__mmask32)_mm512_test_epi8_mask(blocking, blocking) & c.valid & ~special;
+    while (disc) { /* a piece that uncovers a check unless it stays on the line */
+      const int j = __builtin_ctz(disc);
+      disc &= disc - 1;
+      const arb_move m = moves[base + j];
+      if (!(arb__tab.line[ci->king][ARB_MOVE_FROM(m)] & ARB_BB(ARB_MOVE_TO(m))))
+        chk |= (__mmask32)1 << j;
+    }
+    for (__mmask32 sp = special; sp; sp &= sp - 1) { /* promotion, en passant, castling */
+      const int j = __builtin_ctz(sp);
+      chk = (chk & ~((__mmask32)1 << j)) |
+            ((__mmask32)(arb_gives_check(p, moves[base + j]) != 0) << j);
+    }
+    _mm256_storeu_si256((__m256i *)(checks + base), _mm256_maskz_set1_epi8(chk, 1));
+    const __m256i index = _mm256_add_epi8(iota, _mm256_set1_epi8((char)base));
+    _mm256_storeu_si256((__m256i *)(checking + nchecks), _mm256_maskz_compress_epi8(chk, index));
+    nchecks += __builtin_popcount(chk);
+  }
+#else
+  for (int i = 0; i < count; i++) {
+    int c = arb__gives_check_quick(p, ci, moves[i]);
+    if (c < 0) c = arb_gives_check(p, moves[i]); /* promotion, en passant, castling */
+    checks[i] = (unsigned char)c;
+    checking[nchecks] = (uint8_t)i; /* kept only when it checks: no branch */
+    nchecks += c;
+  }
+#endif
+  return nchecks;
+}
+
+/* The first index of the highest score in scores[from..count); count > from.  scores needs
+ * ROOM entries past count. */
+static inline __attribute__((always_inline)) int best_index(const int *scores, int from,
+                                                            int count) {
+#if WIN_SIMD
+  const __m512i low = _mm512_set1_epi32(INT32_MIN);
+  __m512i top = low;
+  for (int base = from; base < count; base += 16) {
+    const __mmask16 valid =
+        count - base >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (count - base)) - 1);
+    top = _mm512_max_epi32(top, _mm512_mask_loadu_epi32(low, valid, scores + base));
+  }
+  const __m512i max = _mm512_set1_epi32(_mm512_reduce_max_epi32(top));
+  for (int base = from;; base += 16) {
+    const __mmask16 valid =
+        count - base >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (count - base)) - 1);
+    const __mmask16 eq =
+        _mm512_mask_cmpeq_epi32_mask(valid, _mm512_maskz_loadu_epi32(valid, scores + base), max);
+    if (eq) return base + __builtin_ctz(eq);
+  }
+#else
+  int best = from, top = scores[from];
+  for (int j = from + 1; j < count; j++) {
+    const int sj = scores[j], better = sj > top;
+    best = better ? j : best;
+    top = better ? sj : top;
+  }
+  return best;
+#endif
+}
+
 /* CHECKS_FIRST, KING_WALK and PAWNS_RUN: the scores of moves[0..count) into scores[], one loop
  * per side (few branches: in a search that runs once per position, mispredicted branches cost
  * more than the arithmetic).  checks[i]: whether moves[i] gives check. */
-static void score_loser_walk(const search *s, const node *n, const arb_move *moves,
-                             const unsigned char *checks, int *scores, int count) {
+static inline __attribute__((always_inline)) void score_loser_walk(const search *s, const node *n,
+                                                                   const arb_move *moves,
+                                                                   const unsigned char *checks,
+                                                                   int *scores, int count) {
   const arb_position *p = n->p;
   const arb_square lk = n->loser_king;
+  const arb_bitboard occ = p->by_type[0], near_king = arb__tab.king[lk];
   const int run = s->ord == PAWNS_RUN ? W_LOSER_PAWN_RUN : 0;
+#if WIN_SIMD
+  const __m512i centrality = _mm512_loadu_si512((const void *)centrality_of);
+  const __m512i ranks = _mm512_xor_si512(_mm512_loadu_si512((const void *)rank_of_square),
+                                         _mm512_set1_epi8((char)n->forward));
+  const __m512i block = bytes_of(near_king, W_SELF_BLOCK), taken = bytes_of(occ, 1);
+  const __m512i pawns = bytes_of(p->by_type[ARB_PAWN], 1);
+  for (int base = 0; base < count; base += 32) {
+    const chunk c = load_chunk(moves, base, count);
+    const __m512i kind = _mm512_srli_epi16(c.mv, 14);
+    const __mmask32 king = _mm512_cmpeq_epi16_mask(
+        _mm512_and_si512(_mm512_srli_epi16(c.mv, 6), _mm512_set1_epi16(63)), _mm512_set1_epi16(lk));
+    const __m512i edge = _mm512_mullo_epi16(
+        _mm512_sub_epi16(lookup16(c.from, centrality), lookup16(c.to, centrality)),
+        _mm512_set1_epi16(W_LOSER_KING_EDGE));
+    __m512i v = _mm512_mask_blend_epi16(king, lookup16(c.to, block), edge);
+    v = _mm512_add_epi16(
+        v, _mm512_mullo_epi16(lookup16(c.to, taken), _mm512_set1_epi16(W_LOSER_CAPTURE)));
+    if (run)
+      v = _mm512_add_epi16(
+          v, _mm512_mullo_epi16(_mm512_mullo_epi16(lookup16(c.from, pawns), lookup16(c.to, ranks)),
+                                _mm512_set1_epi16((short)run)));
+    v = _mm512_maskz_mov_epi16(_mm512_cmpneq_epi16_mask(kind, _mm512_set1_epi16(ARB_MOVE_CASTLING)),
+                               v);
+    const __mmask32 chk = _mm256_test_epi8_mask(
+        _mm256_loadu_si256((const __m256i *)(checks + base)), _mm256_set1_epi8(1));
+    v = _mm512_mask_add_epi16(v, chk, v, _mm512_set1_epi16(W_CHECK));
+    const __m512i promo =
+        _mm512_add_epi16(_mm512_and_si512(_mm512_srli_epi16(c.mv, 12), _mm512_set1_epi16(3)),
+                         _mm512_set1_epi16(W_PROMOTION + ARB_KNIGHT));
+    v = _mm512_mask_add_epi16(
+        v, _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(ARB_MOVE_PROMOTION)), v, promo);
+    store_scores(scores + base, v);
+  }
+#else
   for (int i = 0; i < count; i++) {
     const arb_move m = moves[i];
     const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
     const unsigned kind = ARB_MOVE_KIND(m);
-    const int type = ARB_PIECE_TYPE(p->board[from]);
-    int v = checks[i] * W_CHECK;
-    if (kind == ARB_MOVE_PROMOTION) v += W_PROMOTION + (int)ARB_MOVE_PROMO(m);
-    if (kind != ARB_MOVE_CASTLING) {
-      int king = W_LOSER_KING_EDGE * (centrality(from) - centrality(to));
-      int block = distance(to, lk) == 1 ? W_SELF_BLOCK : 0;
-      v += type == ARB_KING ? king : block;
-      v += (type == ARB_PAWN) * run * rank_reached(n, to);
-      v += (p->board[to] != 0) * W_LOSER_CAPTURE;
-    }
+    const int king = W_LOSER_KING_EDGE * (centrality_of[from] - centrality_of[to]);
+    const int block = (int)((near_king >> to) & 1) * W_SELF_BLOCK;
+    const int pawn = ARB_PIECE_TYPE(p->board[from]) == ARB_PAWN;
+    int v = (from == lk ? king : block) + (int)((occ >> to) & 1) * W_LOSER_CAPTURE +
+            pawn * run * rank_reached(n, to);
+    v = kind == ARB_MOVE_CASTLING ? 0 : v;
+    v += checks[i] * W_CHECK;
+    v += kind == ARB_MOVE_PROMOTION ? W_PROMOTION + (int)ARB_MOVE_PROMO(m) : 0;
     scores[i] = v;
   }
+#endif
 }
 
-static void score_winner_walk(const search *s, const node *n, const arb_move *moves,
-                              const unsigned char *checks, int *scores, int count) {
+/* The most any move but the king's can score in KING_WALK and PAWNS_RUN, promotions aside: a
+ * pawn's run, or a piece's step closer and the squares it newly attacks around the loser's
+ * king, plus a capture. */
+enum {
+  W_NON_KING_MAX = (7 * W_PAWN_FOR_QUEEN > 7 * W_PIECE_CLOSER + 9 * W_KING_ZONE
+                        ? 7 * W_PAWN_FOR_QUEEN
+                        : 7 * W_PIECE_CLOSER + 9 * W_KING_ZONE) +
+                   W_WINNER_CAPTURE + (W_CHECK_WALKING > 0 ? W_CHECK_WALKING : 0),
+  W_UNSCORED = -30000 /* a move left unscored: never the best (and fits 16 bits) */
+};
+
+/* Scores the winner's moves.  best_only: only the best move matters (no discrepancy left);
+ * then, when the king can step closer and no pawn can promote, nothing else can come first
+ * and the other moves are left W_UNSCORED.  Returns 1 when it left some unscored. */
+/* What zone_gain keeps of the last piece it saw (a piece's moves come together). */
+typedef struct zone_cache {
+  arb_square from;
+  arb_piece_type type;
+  arb_bitboard occ; /* the board without the piece */
+  int before;       /* zone squares the piece attacks where it stands */
+} zone_cache;
+
+/* The zone term of a piece's move: the squares around the loser's king it attacks from `to`,
+ * less those it attacked from `from` (its own square taken off the board). */
+static int zone_gain(const arb_position *p, arb_bitboard zone, zone_cache *c, arb_square from,
+                     arb_square to) {
+  if (from != c->from) {
+    c->from = from;
+    c->type = ARB_PIECE_TYPE(p->board[from]);
+    c->occ = p->by_type[0] & ~ARB_BB(from);
+    c->before = arb__popcount(arb__piece_attacks(c->type, from, c->occ) & zone);
+  }
+  return W_KING_ZONE * (arb__popcount(arb__piece_attacks(c->type, to, c->occ) & zone) - c->before);
+}
+
+static inline __attribute__((always_inline)) int
+score_winner_walk(const search *s, const node *n, const arb_move *moves,
+                  const unsigned char *checks, int *scores, int count, int best_only) {
   const arb_position *p = n->p;
-  const arb_square lk = n->loser_king;
+  const arb_square lk = n->loser_king, wk = arb__king_sq(p, p->turn);
+  const arb_bitboard occ = p->by_type[0], pawns = p->by_type[ARB_PAWN];
   const int walking = s->ord != CHECKS_FIRST;
   const int check_w = walking ? W_CHECK_WALKING : W_CHECK;
   const int pawn_w = n->needs_queen ? W_PAWN_FOR_QUEEN : W_PAWN;
   const int king_w = walking ? W_KING_WALK : 0;
-  const int new_queen = n->needs_queen ? W_NEW_QUEEN : 0;
-  int last_from = -1, from_term = 0;
-  arb_bitboard occ = 0;
+  const int king_from = king_w * distance(wk, lk);
+  const int new_queen = W_PROMOTION + ARB_QUEEN + (n->needs_queen ? W_NEW_QUEEN : 0);
+  /* When only the best move matters, the king can step closer and no pawn can promote, nothing
+   * but a king's move can come first: the others are left W_UNSCORED. */
+  const int king_first =
+      best_only && walking && !(pawns & p->by_color[p->turn] & ARB_RANK_BB(n->forward ^ 6));
+#if WIN_SIMD
+  const __m512i dist = distances_from(lk);
+  const __m512i ranks = _mm512_xor_si512(_mm512_loadu_si512((const void *)rank_of_square),
+                                         _mm512_set1_epi8((char)n->forward));
+  const __m512i taken = bytes_of(occ, W_WINNER_CAPTURE), pawn_at = bytes_of(pawns, 1);
+  __mmask32 pieces[(ARB_MAX_MOVES + 31) / 32];
+  __m512i king_best = _mm512_set1_epi16(W_UNSCORED);
+  for (int base = 0, k = 0; base < count; base += 32, k++) {
+    const chunk c = load_chunk(moves, base, count);
+    const __m512i kind = _mm512_srli_epi16(c.mv, 14);
+    const __mmask32 king = _mm512_cmpeq_epi16_mask(
+        _mm512_and_si512(_mm512_srli_epi16(c.mv, 6), _mm512_set1_epi16(63)), _mm512_set1_epi16(wk));
+    const __mmask32 pawn =
+        _mm512_test_epi16_mask(lookup16(c.from, pawn_at), lookup16(c.from, pawn_at)) & ~king;
+    const __mmask32 chk = _mm256_test_epi8_mask(
+        _mm256_loadu_si256((const __m256i *)(checks + base)), _mm256_set1_epi8(1));
+    pieces[k] = c.valid & ~king & ~pawn;
+    const __m512i dist_to = lookup16(c.to, dist);
+    /* a piece: its step closer; a pawn: the rank it reaches; the king: its step closer */
+    __m512i v = _mm512_mullo_epi16(_mm512_sub_epi16(lookup16(c.from, dist), dist_to),
+                                   _mm512_set1_epi16(W_PIECE_CLOSER));
+    v = _mm512_mask_mullo_epi16(v, pawn, lookup16(c.to, ranks), _mm512_set1_epi16((short)pawn_w));
+    v = _mm512_mask_sub_epi16(v, king, _mm512_set1_epi16((short)king_from),
+                              _mm512_mullo_epi16(dist_to, _mm512_set1_epi16((short)king_w)));
+    v = _mm512_add_epi16(v, lookup16(c.to, taken));
+    v = _mm512_mask_add_epi16(v, chk, v, _mm512_set1_epi16((short)check_w));
+    const __m512i bits = _mm512_and_si512(_mm512_srli_epi16(c.mv, 12), _mm512_set1_epi16(3));
+    const __m512i promo = _mm512_mask_blend_epi16(
+        _mm512_cmpeq_epi16_mask(bits, _mm512_set1_epi16(ARB_QUEEN - ARB_KNIGHT)),
+        _mm512_add_epi16(bits, _mm512_set1_epi16(W_PROMOTION + ARB_KNIGHT)),
+        _mm512_set1_epi16((short)new_queen));
+    v = _mm512_mask_add_epi16(
+        v, _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(ARB_MOVE_PROMOTION)), v, promo);
+    king_best = _mm512_mask_max_epi16(king_best, king & c.valid, king_best, v);
+    store_scores(scores + base, v);
+  }
+  if (king_first) {
+    const int best = _mm512_reduce_max_epi32(
+        _mm512_max_epi32(_mm512_cvtepi16_epi32(_mm512_castsi512_si256(king_best)),
+                         _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(king_best, 1))));
+    if (best > W_NON_KING_MAX) {
+      for (int i = 0; i < count; i++)
+        scores[i] = ARB_MOVE_FROM(moves[i]) == wk ? scores[i] : W_UNSCORED;
+      return 1;
+    }
+  }
+  zone_cache zc = {ARB_NO_SQUARE, ARB_KNIGHT, 0, 0};
+  for (int base = 0, k = 0; base < count; base += 32, k++)
+    for (__mmask32 b = pieces[k]; b; b &= b - 1) {
+      const int i = base + __builtin_ctz(b);
+      scores[i] += zone_gain(p, n->zone, &zc, ARB_MOVE_FROM(moves[i]), ARB_MOVE_TO(moves[i]));
+    }
+  return 0;
+#else
+  if (king_first) {
+    int best_king = W_UNSCORED;
+    for (int i = 0; i < count; i++) {
+      const arb_square to = ARB_MOVE_TO(moves[i]);
+      const int v = checks[i] * check_w + (int)((occ >> to) & 1) * W_WINNER_CAPTURE + king_from -
+                    king_w * distance(to, lk);
+      scores[i] = ARB_MOVE_FROM(moves[i]) == wk ? v : W_UNSCORED;
+      best_king = scores[i] > best_king ? scores[i] : best_king;
+    }
+    if (best_king > W_NON_KING_MAX) return 1;
+  }
+  zone_cache zc = {ARB_NO_SQUARE, ARB_KNIGHT, 0, 0};
   for (int i = 0; i < count; i++) {
     const arb_move m = moves[i];
     const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
-    const int type = ARB_PIECE_TYPE(p->board[from]);
-    int v = checks[i] * check_w + (p->board[to] != 0) * W_WINNER_CAPTURE;
+    int v = checks[i] * check_w + (int)((occ >> to) & 1) * W_WINNER_CAPTURE;
     if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION)
-      v += W_PROMOTION + (int)ARB_MOVE_PROMO(m) + (ARB_MOVE_PROMO(m) == ARB_QUEEN) * new_queen;
-    if (type == ARB_PAWN) {
+      v += ARB_MOVE_PROMO(m) == ARB_QUEEN ? new_queen : W_PROMOTION + (int)ARB_MOVE_PROMO(m);
+    if (from == wk)
+      v += king_from - king_w * distance(to, lk);
+    else if ((pawns >> from) & 1)
       v += pawn_w * rank_reached(n, to);
-    } else if (type == ARB_KING) {
-      v += king_w * (distance(from, lk) - distance(to, lk));
-    } else {
-      if (from != last_from) {
-        last_from = from;
-        occ = p->by_type[0] & ~ARB_BB(from);
-        from_term =
-            W_PIECE_CLOSER * distance(from, lk) -
-            W_KING_ZONE *
-                arb__popcount(arb__piece_attacks((arb_piece_type)type, from, occ) & n->zone);
-      }
-      v += from_term - W_PIECE_CLOSER * distance(to, lk) +
-           W_KING_ZONE * arb__popcount(arb__piece_attacks((arb_piece_type)type, to, occ) & n->zone);
-    }
+    else
+      v += W_PIECE_CLOSER * (distance(from, lk) - distance(to, lk)) +
+           zone_gain(p, n->zone, &zc, from, to);
     scores[i] = v;
   }
+  return 0;
+#endif
 }
 
 /* 1 when the loser is mated within `depth` plies from p; the line is written from `ply`. */
@@ -303,19 +596,35 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   if (depth == 1 && !winner_to_move) return 0;
   arb__check_info ci;
   arb__check_info_init(p, &ci);
-  unsigned char checks[ARB_MAX_MOVES];
-  uint8_t checking[ARB_MAX_MOVES]; /* indices of the checking moves (fewer than 256) */
-  int nchecks = 0;
-  for (int i = 0; i < n; i++) {
-    int c = arb__gives_check_quick(p, &ci, moves[i]);
-    if (c < 0) c = arb_gives_check(p, moves[i]); /* promotion, en passant, castling */
-    checks[i] = (unsigned char)c;
-    checking[nchecks] = (uint8_t)i; /* kept only when it checks: no branch */
-    nchecks += c;
-  }
+  unsigned char checks[ARB_MAX_MOVES + ROOM];
+  uint8_t checking[ARB_MAX_MOVES + ROOM]; /* indices of the checking moves (fewer than 256) */
+  const int nchecks = find_checks(p, &ci, moves, n, checks, checking);
   if (winner_to_move) { /* a mate in one first, from the checks alone */
+    /* free: the loser king's flights that nothing attacks now.  After an ordinary move, a square
+     * is attacked only if it was, or the moved piece attacks it from its new square, or it lies
+     * on a line through the square the piece left (a slider behind it may now see through), or
+     * the piece stands on it.  A free flight outside those is still a legal escape: that check
+     * cannot mate and is not made (counted as a node all the same, so budgets are unchanged). */
+    arb_bitboard free = 0, occ = 0; /* occ: without the loser's king, which flees */
+    if (nchecks) {
+      const arb_square lk = arb__king_sq(p, p->turn ^ 1);
+      occ = p->by_type[0] ^ ARB_BB(lk);
+      free = arb__tab.king[lk] & ~p->by_color[p->turn ^ 1] & ~arb__attacked_by(p, p->turn, occ);
+    }
     for (int k = 0; k < nchecks; k++) {
       const arb_move m = moves[checking[k]];
+      if (free && ARB_MOVE_KIND(m) == ARB_MOVE_NORMAL) {
+        const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+        const arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
+        const arb_bitboard after = (occ ^ ARB_BB(from)) | ARB_BB(to);
+        const arb_bitboard taken =
+            (type == ARB_PAWN ? arb__tab.pawn[p->turn][to] : arb__piece_attacks(type, to, after)) |
+            arb__queen_attacks(from, 0) | ARB_BB(to);
+        if (free & ~taken) {
+          s->nodes++;
+          continue;
+        }
+      }
       arb_position next = *p;
       arb_undo u;
       arb_make_move(&next, m, &u);
@@ -336,10 +645,12 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   nd.zone = arb__tab.king[nd.loser_king] | ARB_BB(nd.loser_king);
   nd.forward = p->turn == ARB_WHITE ? 0 : 7;
   const int corner = s->ord == CORNER || s->ord == CORNER_NET;
-  int scores[ARB_MAX_MOVES];
+  int scores[ARB_MAX_MOVES + ROOM];
+  const int best_only = s->lds && s->disc == 0 && !s->noise;
+  int lazy = 0; /* some moves left unscored (score_winner_walk) */
   if (!corner) {
     if (winner_to_move)
-      score_winner_walk(s, &nd, moves, checks, scores, n);
+      lazy = score_winner_walk(s, &nd, moves, checks, scores, n, best_only);
     else
       score_loser_walk(s, &nd, moves, checks, scores, n);
   }
@@ -355,19 +666,18 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   s->seen[ply] = (ply >= 2 ? s->seen[ply - 2] : 0) | UINT64_C(1) << (p->key >> 58);
   int tried = 0;
   for (int i = 0; i < n; i++) {
-    int best = i, top = scores[i];
-    for (int j = i + 1; j < n; j++) {
-      const int sj = scores[j], better = sj > top;
-      best = better ? j : best;
-      top = better ? sj : top;
-    }
-    arb_move m = moves[best];
-    int sc = scores[best];
+    if (s->width && tried >= s->width) return 0; /* a probe: not a full search, remember nothing */
+    if (s->lds && tried > 0 && s->disc == 0) return 0; /* no discrepancy left for another move */
+    const int best = best_index(scores, i, n);
+    const arb_move m = moves[best];
+    const int sc = scores[best];
+    const unsigned char ch = checks[best];
     moves[best] = moves[i];
     scores[best] = scores[i];
+    checks[best] = checks[i];
     moves[i] = m;
     scores[i] = sc;
-    if (s->width && tried >= s->width) return 0; /* a probe: not a full search, remember nothing */
+    checks[i] = ch;
     arb_position next = *p;
     arb_undo u;
     arb_make_move(&next, m, &u);
@@ -375,7 +685,13 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     if (ply >= 1 && (s->seen[ply - 1] >> (next.key >> 58) & 1))
       for (int k = ply - 1; k >= 0 && !again; k -= 2)
         again = s->path[k] == next.key;
-    if (again) continue;
+    if (again) {
+      if (lazy) { /* the next best may be one left unscored: score them all, start again */
+        lazy = score_winner_walk(s, &nd, moves, checks, scores, n, 0);
+        i = -1;
+      }
+      continue;
+    }
     const int discrepancy = s->lds && tried > 0; /* another move than the best */
     tried++;
     if (discrepancy) {
