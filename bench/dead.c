@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "arbiter/arbiter.h"
-#include "arbiter/pgn.h"
+#include "forfeit.h"
 #include "peer.h"
 
 /* Absolute paths from CMake (bench/CMakeLists.txt); these are for a build by hand. */
@@ -49,52 +49,9 @@ static void add(set *s, const arb_position *p) {
 }
 
 /* PGN: the final position of each game lost (or drawn) on time. */
-typedef struct pgn_ctx {
-  set *s;
-  int on_time;
-} pgn_ctx;
+static void add_final(void *ctx, const arb_position *p) { add(ctx, p); }
 
-static int on_tag(void *ctx, const char *name, size_t nl, const char *value, size_t vl) {
-  (void)nl;
-  (void)vl;
-  if (!strcmp(name, "Termination") && !strcmp(value, "Time forfeit")) ((pgn_ctx *)ctx)->on_time = 1;
-  return 0;
-}
-
-static int on_begin(void *ctx, uint64_t game, uint64_t line) {
-  (void)game;
-  (void)line;
-  ((pgn_ctx *)ctx)->on_time = 0;
-  return 0;
-}
-
-static void on_end(void *ctx, const arb_pgn_game_end *end) {
-  pgn_ctx *c = ctx;
-  if (c->on_time && end->final_position && !end->skipped) add(c->s, end->final_position);
-}
-
-static int read_pgn(const char *path, set *s) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  pgn_ctx c = {s, 0};
-  arb_pgn_visitor v = {0};
-  v.ctx = &c;
-  v.begin_game = on_begin;
-  v.tag = on_tag;
-  v.end_game = on_end;
-  arb_pgn_options o = {0};
-  o.flags = ARB_PGN_NO_VARIATIONS | ARB_PGN_NO_RESULT_CHECK;
-  arb_pgn_reader *r = arb_pgn_reader_new(&o, &v);
-  if (!r) exit(1);
-  static char buf[1 << 16];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-    arb_pgn_reader_feed(r, buf, got);
-  arb_pgn_reader_finish(r);
-  arb_pgn_reader_free(r);
-  fclose(f);
-  return 1;
-}
+static int read_pgn(const char *path, set *s) { return forfeit_positions(path, add_final, s); }
 
 static int read_fens(const char *path, set *s) {
   FILE *f = fopen(path, "r");

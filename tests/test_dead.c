@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "forfeit.h"
 #include "refute.h"
 #include "test_util.h"
 
@@ -285,4 +286,54 @@ Test(dead, unwinnable_is_never_refuted) {
     }
   }
   cr_assert_gt(unwinnable, 50, "%d of %d", unwinnable, positions);
+}
+
+/* The vector code of winnable.c (AVX-512, when the library is built for such a CPU) against its
+ * scalar code (tests/winnable_scalar.c): the same verdict, proof, node count and line, for both
+ * sides of positions from random games and of the final positions of real games lost on time. */
+extern const int arb_test_vector_code;
+arb_win_verdict arb_test_scalar_winnability_of(const arb_position *pos, arb_color side,
+                                               uint64_t budget, arb_winnability *out);
+
+static int compared;
+
+static void same_search(const arb_position *p) {
+  for (int side = 0; side < 2; side++) {
+    arb_winnability v, s;
+    arb_winnability_of(p, (arb_color)side, 5000, &v);
+    arb_test_scalar_winnability_of(p, (arb_color)side, 5000, &s);
+    char fen[128];
+    arb_fen_write(p, fen, sizeof fen, 0);
+    cr_assert_eq(v.verdict, s.verdict, "%s, side %d", fen, side);
+    cr_assert_eq(v.proof, s.proof, "%s, side %d", fen, side);
+    cr_assert_eq(v.nodes, s.nodes, "%s, side %d", fen, side);
+    cr_assert_eq(v.line_len, s.line_len, "%s, side %d", fen, side);
+    cr_assert(!memcmp(v.line, s.line, (size_t)v.line_len * sizeof v.line[0]), "%s", fen);
+    compared++;
+  }
+}
+
+static void compare_final(void *ctx, const arb_position *p) {
+  (void)ctx;
+  same_search(p);
+}
+
+Test(dead, vector_and_scalar_code_agree) {
+  if (!arb_test_vector_code) cr_skip_test("the library runs its scalar code only (no AVX-512)");
+  uint64_t seed = 11;
+  for (int g = 0; g < 40; g++) { /* random games: castling, en passant, promotions, checks */
+    arb_position p;
+    arb_position_startpos(&p);
+    for (int ply = 0; ply < 160; ply++) {
+      arb_move moves[ARB_MAX_MOVES];
+      int n = arb_generate_legal(&p, moves);
+      if (!n) break;
+      arb_undo u;
+      arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);
+      if (ply % 9 == 0) same_search(&p);
+    }
+  }
+  cr_assert(forfeit_positions(ARB_TEST_DATA "/pgn/real/lichess-jishanshaikh4-standard-first300.pgn",
+                              compare_final, NULL));
+  cr_assert_gt(compared, 800, "%d searches compared", compared);
 }

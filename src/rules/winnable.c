@@ -229,6 +229,12 @@ static int score_corner(const search *s, const node *n, arb_move m, int check) {
  * scalar loops below compute exactly the same numbers. */
 #if defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VBMI__) &&                   \
     defined(__AVX512VBMI2__)
+#define WIN_VECTOR_CPU 1
+#else
+#define WIN_VECTOR_CPU 0
+#endif
+/* WIN_SCALAR: the scalar code even so (tests/winnable_scalar.c compares the two). */
+#if WIN_VECTOR_CPU && !defined(WIN_SCALAR)
 #include <immintrin.h>
 #define WIN_SIMD 1
 #else
