@@ -295,6 +295,15 @@ static inline __m512i distances_from(arb_square sq) {
 }
 #endif
 
+/* Whether a legal promotion, en passant capture or castling gives check: made on a copy
+ * (arb_gives_check would first test its legality, for castling by generating every move). */
+static int special_checks(const arb_position *p, arb_move m) {
+  arb_position next = *p;
+  arb_undo u;
+  arb_make_move(&next, m, &u);
+  return arb_in_check(&next);
+}
+
 /* Whether each move gives check (checks[i]), and the indices of those that do (returned:
  * how many).  checks and checking need ROOM entries past count. */
 static inline __attribute__((always_inline)) int
@@ -331,8 +340,7 @@ find_checks(const arb_position *p, const arb__check_info *ci, const arb_move *mo
     }
     for (__mmask32 sp = special; sp; sp &= sp - 1) { /* promotion, en passant, castling */
       const int j = __builtin_ctz(sp);
-      chk = (chk & ~((__mmask32)1 << j)) |
-            ((__mmask32)(arb_gives_check(p, moves[base + j]) != 0) << j);
+      chk = (chk & ~((__mmask32)1 << j)) | ((__mmask32)special_checks(p, moves[base + j]) << j);
     }
     _mm256_storeu_si256((__m256i *)(checks + base), _mm256_maskz_set1_epi8(chk, 1));
     const __m256i index = _mm256_add_epi8(iota, _mm256_set1_epi8((char)base));
@@ -342,7 +350,7 @@ find_checks(const arb_position *p, const arb__check_info *ci, const arb_move *mo
 #else
   for (int i = 0; i < count; i++) {
     int c = arb__gives_check_quick(p, ci, moves[i]);
-    if (c < 0) c = arb_gives_check(p, moves[i]); /* promotion, en passant, castling */
+    if (c < 0) c = special_checks(p, moves[i]); /* promotion, en passant, castling */
     checks[i] = (unsigned char)c;
     checking[nchecks] = (uint8_t)i; /* kept only when it checks: no branch */
     nchecks += c;
