@@ -78,7 +78,9 @@ ARB_API void arb_make_move(arb_position *pos, arb_move move, arb_undo *undo);
 /* Takes back the move made with arb_make_move(pos, move, undo). */
 ARB_API void arb_unmake_move(arb_position *pos, arb_move move, const arb_undo *undo);
 
-/* Fills moves[] (room for ARB_MAX_MOVES) with every legal move; returns the count. */
+/* Fills moves[] (room for ARB_MAX_MOVES) with every legal move; returns the count.  Entries past
+ * the count may be overwritten too (the vector code writes whole blocks), never past
+ * ARB_MAX_MOVES. */
 ARB_API int arb_generate_legal(const arb_position *pos, arb_move *moves);
 
 /* Number of legal moves, without writing them (faster than generating). */
