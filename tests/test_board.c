@@ -194,6 +194,42 @@ Test(board, quick_gives_check_matches_make) {
   cr_assert_gt(decided, 100000);
 }
 
+/* The generator's own check flags (arb__generate_checks, what the helpmate search uses) against
+ * making each move, promotions, en passant and castling included; the same moves as
+ * arb_generate_legal, in the same order. */
+Test(board, generated_check_flags_match_make) {
+  uint64_t seed = 777;
+  int checking = 0, special = 0;
+  for (int game = 0; game < 300; game++) {
+    arb_position p = test_fen(test_starts[game % TEST_STARTS]);
+    for (int ply = 0; ply < 200; ply++) {
+      arb_move moves[ARB_MAX_MOVES], plain[ARB_MAX_MOVES];
+      unsigned char checks[ARB_MAX_MOVES];
+      arb__check_info ci;
+      arb__check_info_init(&p, &ci);
+      const int n = arb__generate_checks(&p, &ci, moves, checks);
+      cr_assert_eq(n, arb_generate_legal(&p, plain));
+      cr_assert(!memcmp(moves, plain, (size_t)n * sizeof moves[0]));
+      if (n == 0) break;
+      for (int i = 0; i < n; i++) {
+        const int made = arb_gives_check(&p, moves[i]);
+        checking += made;
+        special += ARB_MOVE_KIND(moves[i]) != ARB_MOVE_NORMAL;
+        if (checks[i] != made) {
+          char fen[ARB_FEN_MAX], uci[8];
+          arb_fen_write(&p, fen, sizeof fen, 0);
+          arb_uci_write(&p, moves[i], uci, sizeof uci);
+          cr_assert_fail("%s %s: flag %d, made %d", fen, uci, checks[i], made);
+        }
+      }
+      arb_undo u;
+      arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);
+    }
+  }
+  cr_assert_gt(checking, 10000);
+  cr_assert_gt(special, 1000);
+}
+
 Test(board, null_move_make_unmake) {
   arb_position p = test_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2");
   arb_position before = p;

@@ -91,6 +91,11 @@ static inline void arb__check_info_init(const arb_position *p, arb__check_info *
   }
 }
 
+/* arb_generate_legal, and checks[i]: whether moves[i] gives check (ci: arb__check_info_init of
+ * pos).  Both arrays need room for ARB_MAX_MOVES; entries past the count may be overwritten. */
+int arb__generate_checks(const arb_position *pos, const arb__check_info *ci, arb_move *moves,
+                         unsigned char *checks) ARB_HIDDEN;
+
 /* Whether the legal move m gives check: 1 or 0 for ordinary moves, -1 for promotions, en
  * passant and castling, which the caller decides another way. */
 static inline int arb__gives_check_quick(const arb_position *p, const arb__check_info *ci,

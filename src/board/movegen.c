@@ -22,7 +22,10 @@
  */
 #include "board/board_internal.h"
 
-enum { MODE_LIST, MODE_COUNT, MODE_ANY };
+/* MODE_CHECKS: as MODE_LIST, and whether each move gives check (for the winnability search,
+ * which needs both for every move). */
+enum { MODE_LIST, MODE_COUNT, MODE_ANY, MODE_CHECKS };
+#define LISTING (mode == MODE_LIST || mode == MODE_CHECKS)
 
 /* King moves: with more targets than this, one map of the enemy's attacks (one lookup per
  * enemy slider) is cheaper than asking about each target. */
@@ -54,37 +57,47 @@ static inline int write_targets(arb_move *list, int n, int from, arb_bitboard t,
   _mm512_storeu_si512((void *)(list + n), _mm512_or_si512(_mm512_slli_epi16(origin, 6), to));
   return n + arb__popcount(t);
 }
+
+/* chk[n..]: 1 for the targets in c, 0 for the others, in the order write_targets uses. */
+static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_bitboard c) {
+  const __m512i flags = _mm512_maskz_set1_epi8((__mmask64)c, 1);
+  _mm256_storeu_si256((__m256i *)(chk + n),
+                      _mm512_castsi512_si256(_mm512_maskz_compress_epi8((__mmask64)t, flags)));
+}
 #define WRITE_TARGETS_ROOM 32
 #endif
 
 /* Adds every move from `from` to the squares of `targets`. */
-#ifdef WRITE_TARGETS_ROOM
-#define LIST_TARGETS(from, t_, delta)                                                              \
-  do {                                                                                             \
-    if (n <= ARB_MAX_MOVES - WRITE_TARGETS_ROOM) {                                                 \
-      n = write_targets(list, n, from, t_, delta);                                                 \
-    } else {                                                                                       \
-      while (t_) {                                                                                 \
-        arb_square to_ = arb__pop_lsb(&t_);                                                        \
-        list[n++] = ARB_MOVE_MAKE((delta) != 0 ? to_ - (delta) : (from), to_);                     \
-      }                                                                                            \
-    }                                                                                              \
-  } while (0)
-#else
-#define LIST_TARGETS(from, t_, delta)                                                              \
+/* c_: the targets where the move gives check (MODE_CHECKS). */
+#define LIST_ONE_BY_ONE(from, t_, delta, c_)                                                       \
   do {                                                                                             \
     while (t_) {                                                                                   \
       arb_square to_ = arb__pop_lsb(&t_);                                                          \
+      if (mode == MODE_CHECKS) chk[n] = (unsigned char)(((c_) >> to_) & 1);                        \
       list[n++] = ARB_MOVE_MAKE((delta) != 0 ? to_ - (delta) : (from), to_);                       \
     }                                                                                              \
   } while (0)
+#ifdef WRITE_TARGETS_ROOM
+#define LIST_TARGETS(from, t_, delta, c_)                                                          \
+  do {                                                                                             \
+    if (n <= ARB_MAX_MOVES - WRITE_TARGETS_ROOM) {                                                 \
+      if (mode == MODE_CHECKS) write_checks(chk, n, t_, c_);                                       \
+      n = write_targets(list, n, from, t_, delta);                                                 \
+    } else {                                                                                       \
+      LIST_ONE_BY_ONE(from, t_, delta, c_);                                                        \
+    }                                                                                              \
+  } while (0)
+#else
+#define LIST_TARGETS(from, t_, delta, c_) LIST_ONE_BY_ONE(from, t_, delta, c_)
 #endif
 
-#define ADD_TARGETS(from, targets)                                                                 \
+/* checks_: the targets where the move gives check, evaluated in MODE_CHECKS only. */
+#define ADD_TARGETS(from, targets, checks_)                                                        \
   do {                                                                                             \
     arb_bitboard t_ = (targets);                                                                   \
-    if (mode == MODE_LIST) {                                                                       \
-      LIST_TARGETS(from, t_, 0);                                                                   \
+    if (LISTING) {                                                                                 \
+      const arb_bitboard c_ = mode == MODE_CHECKS ? (checks_) : 0;                                 \
+      LIST_TARGETS(from, t_, 0, c_);                                                               \
     } else {                                                                                       \
       n += arb__popcount(t_);                                                                      \
       if (mode == MODE_ANY && n) return n;                                                         \
@@ -95,12 +108,14 @@ static inline int write_targets(arb_move *list, int n, int from, arb_bitboard t,
 #define ADD_PAWN_SET(targets, delta, promo)                                                        \
   do {                                                                                             \
     arb_bitboard t_ = (targets);                                                                   \
-    if (mode == MODE_LIST && !(promo)) {                                                           \
-      LIST_TARGETS(0, t_, delta);                                                                  \
-    } else if (mode == MODE_LIST) {                                                                \
+    if (LISTING && !(promo)) {                                                                     \
+      const arb_bitboard c_ = mode == MODE_CHECKS ? pawn_set_checks(ci, t_, delta) : 0;            \
+      LIST_TARGETS(0, t_, delta, c_);                                                              \
+    } else if (LISTING) {                                                                          \
       while (t_) {                                                                                 \
         arb_square to_ = arb__pop_lsb(&t_);                                                        \
         arb_square from_ = (arb_square)(to_ - (delta));                                            \
+        if (mode == MODE_CHECKS) promo_checks(p, ci, from_, to_, chk + n);                         \
         PROMO_MOVES(list, n, from_, to_);                                                          \
       }                                                                                            \
     } else {                                                                                       \
@@ -113,8 +128,48 @@ static inline arb_bitboard pawn_push(arb_bitboard b, int us) {
   return us == ARB_WHITE ? b << 8 : b >> 8;
 }
 
+/* Of the targets t of a piece on `from`, those where its move uncovers a check: it stood alone
+ * between the enemy king and one of its side's sliders, and leaves that line. */
+static inline arb_bitboard uncovering(const arb__check_info *ci, arb_square from, arb_bitboard t) {
+  return t & ~arb__tab.line[ci->king][from] &
+         (arb_bitboard)(-(int64_t)((ci->blockers >> from) & 1));
+}
+
+/* The checking targets of a set of pawn moves, each from to - delta: direct, or uncovered. */
+static inline arb_bitboard pawn_set_checks(const arb__check_info *ci, arb_bitboard t, int delta) {
+  arb_bitboard c = t & ci->squares[ARB_PAWN];
+  const arb_bitboard from_blockers = delta > 0 ? ci->blockers << delta : ci->blockers >> -delta;
+  for (arb_bitboard d = t & from_blockers; d;) { /* rare: a pawn in front of its own slider */
+    const arb_square to = arb__pop_lsb(&d);
+    c |= uncovering(ci, (arb_square)(to - delta), ARB_BB(to));
+  }
+  return c;
+}
+
+/* chk[0..4): whether the promotions from -> to (queen, rook, bishop, knight, as PROMO_MOVES
+ * writes them) give check. */
+static inline void promo_checks(const arb_position *p, const arb__check_info *ci, arb_square from,
+                                arb_square to, unsigned char *chk) {
+  static const arb_piece_type order[4] = {ARB_QUEEN, ARB_ROOK, ARB_BISHOP, ARB_KNIGHT};
+  const arb_bitboard occ = (p->by_type[0] ^ ARB_BB(from)) | ARB_BB(to);
+  const int uncovered = uncovering(ci, from, ARB_BB(to)) != 0;
+  for (int i = 0; i < 4; i++)
+    chk[i] =
+        (unsigned char)(uncovered | (int)((arb__piece_attacks(order[i], to, occ) >> ci->king) & 1));
+}
+
+/* Whether a legal move gives check, by making it on a copy (en passant, castling). */
+static int made_checks(const arb_position *p, arb_move m) {
+  arb_position next = *p;
+  arb_undo u;
+  arb_make_move(&next, m, &u);
+  return arb_in_check(&next);
+}
+
 static inline __attribute__((always_inline)) int generate(const arb_position *p, arb_move *list,
-                                                          const int mode, const int us) {
+                                                          const int mode, const int us,
+                                                          const arb__check_info *ci,
+                                                          unsigned char *chk) {
   const int them = us ^ 1;
   const arb_bitboard occ = p->by_type[0];
   const arb_bitboard own = p->by_color[us], opp = p->by_color[them];
@@ -138,7 +193,7 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
         if (mode == MODE_ANY) break; /* one safe square answers "is there a move" */
       }
     }
-    ADD_TARGETS(ksq, ok);
+    ADD_TARGETS(ksq, ok, uncovering(ci, ksq, ok));
   }
   if (arb__more_than_one(checkers)) return n;
 
@@ -196,13 +251,18 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
       arb_bitboard t = single | (pawn_push(single & rank3, us) & empty) |
                        (arb__tab.pawn[us][from] & opp & ~their_king);
       t &= arb__tab.line[ksq][from];
-      if (mode == MODE_LIST) {
+      if (LISTING) {
         while (t) {
           arb_square to = arb__pop_lsb(&t);
-          if (b & rank7)
+          if (b & rank7) {
+            if (mode == MODE_CHECKS) promo_checks(p, ci, from, to, chk + n);
             PROMO_MOVES(list, n, from, to);
-          else
+          } else {
+            if (mode == MODE_CHECKS)
+              chk[n] = (unsigned char)((((ci->squares[ARB_PAWN] >> to) & 1) |
+                                        (uncovering(ci, from, ARB_BB(to)) != 0)));
             list[n++] = ARB_MOVE_MAKE(from, to);
+          }
         }
       } else {
         n += arb__popcount(t) * ((b & rank7) ? 4 : 1);
@@ -217,9 +277,11 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
         arb_square from = arb__pop_lsb(&cands);
         arb_bitboard o = (occ ^ ARB_BB(from) ^ ARB_BB(capsq)) | ARB_BB(ep);
         if (arb__attackers_by(p, ksq, them, o) & ~ARB_BB(capsq)) continue;
-        if (mode == MODE_LIST)
-          list[n++] = ARB_MOVE_MAKE_SPECIAL(from, ep, ARB_MOVE_EN_PASSANT, ARB_KNIGHT);
-        else {
+        if (LISTING) {
+          list[n] = ARB_MOVE_MAKE_SPECIAL(from, ep, ARB_MOVE_EN_PASSANT, ARB_KNIGHT);
+          if (mode == MODE_CHECKS) chk[n] = (unsigned char)made_checks(p, list[n]);
+          n++;
+        } else {
           n++;
           if (mode == MODE_ANY) return n;
         }
@@ -232,7 +294,8 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
     arb_bitboard kn = p->by_type[ARB_KNIGHT] & movable & ~pinned;
     while (kn) {
       arb_square s = arb__pop_lsb(&kn);
-      ADD_TARGETS(s, arb__tab.knight[s] & mask);
+      const arb_bitboard t = arb__tab.knight[s] & mask;
+      ADD_TARGETS(s, t, (t & ci->squares[ARB_KNIGHT]) | uncovering(ci, s, t));
     }
   }
   /* Sliders. */
@@ -242,14 +305,14 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
       arb_square s = arb__pop_lsb(&b);
       arb_bitboard t = arb__bishop_attacks(s, occ) & mask;
       if (pinned & ARB_BB(s)) t &= arb__tab.line[ksq][s];
-      ADD_TARGETS(s, t);
+      ADD_TARGETS(s, t, (t & ci->squares[ARB_PIECE_TYPE(p->board[s])]) | uncovering(ci, s, t));
     }
     arb_bitboard r = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & movable;
     while (r) {
       arb_square s = arb__pop_lsb(&r);
       arb_bitboard t = arb__rook_attacks(s, occ) & mask;
       if (pinned & ARB_BB(s)) t &= arb__tab.line[ksq][s];
-      ADD_TARGETS(s, t);
+      ADD_TARGETS(s, t, (t & ci->squares[ARB_PIECE_TYPE(p->board[s])]) | uncovering(ci, s, t));
     }
   }
 
@@ -268,9 +331,11 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
       while (path && !attacked)
         attacked = arb__attackers_by(p, arb__pop_lsb(&path), them, occ) != 0;
       if (attacked || arb__attackers_by(p, kto, them, occ ^ ARB_BB(r))) continue;
-      if (mode == MODE_LIST)
-        list[n++] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
-      else {
+      if (LISTING) {
+        list[n] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
+        if (mode == MODE_CHECKS) chk[n] = (unsigned char)made_checks(p, list[n]);
+        n++;
+      } else {
         n++;
         if (mode == MODE_ANY) return n;
       }
@@ -280,18 +345,24 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
 }
 
 int arb_generate_legal(const arb_position *pos, arb_move *moves) {
-  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_LIST, ARB_WHITE)
-                                : generate(pos, moves, MODE_LIST, ARB_BLACK);
+  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_LIST, ARB_WHITE, NULL, NULL)
+                                : generate(pos, moves, MODE_LIST, ARB_BLACK, NULL, NULL);
+}
+
+int arb__generate_checks(const arb_position *pos, const arb__check_info *ci, arb_move *moves,
+                         unsigned char *checks) {
+  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_CHECKS, ARB_WHITE, ci, checks)
+                                : generate(pos, moves, MODE_CHECKS, ARB_BLACK, ci, checks);
 }
 
 int arb_count_legal(const arb_position *pos) {
-  return pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_COUNT, ARB_WHITE)
-                                : generate(pos, NULL, MODE_COUNT, ARB_BLACK);
+  return pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_COUNT, ARB_WHITE, NULL, NULL)
+                                : generate(pos, NULL, MODE_COUNT, ARB_BLACK, NULL, NULL);
 }
 
 int arb_has_legal_move(const arb_position *pos) {
-  return (pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_ANY, ARB_WHITE)
-                                 : generate(pos, NULL, MODE_ANY, ARB_BLACK)) != 0;
+  return (pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_ANY, ARB_WHITE, NULL, NULL)
+                                 : generate(pos, NULL, MODE_ANY, ARB_BLACK, NULL, NULL)) != 0;
 }
 
 /* Legality of one move without generating the others: the move must be pseudo-legal by its

@@ -295,65 +295,29 @@ static inline __m512i distances_from(arb_square sq) {
 }
 #endif
 
-/* Whether a legal promotion, en passant capture or castling gives check: made on a copy
- * (arb_gives_check would first test its legality, for castling by generating every move). */
-static int special_checks(const arb_position *p, arb_move m) {
-  arb_position next = *p;
-  arb_undo u;
-  arb_make_move(&next, m, &u);
-  return arb_in_check(&next);
-}
-
-/* Whether each move gives check (checks[i]), and the indices of those that do (returned:
- * how many).  checks and checking need ROOM entries past count. */
-static inline __attribute__((always_inline)) int
-find_checks(const arb_position *p, const arb__check_info *ci, const arb_move *moves, int count,
-            unsigned char *checks, uint8_t *checking) {
+/* The indices of the moves that give check (checks[i] != 0), in order; returns how many.
+ * checks and checking need ROOM entries past count. */
+static inline __attribute__((always_inline)) int checking_moves(const unsigned char *checks,
+                                                                int count, uint8_t *checking) {
   int nchecks = 0;
 #if WIN_SIMD
-  const __m512i board = _mm512_loadu_si512((const void *)p->board);
-  __m512i bits = _mm512_setzero_si512(); /* bit t: a piece of type t here would check */
-  for (int t = ARB_PAWN; t <= ARB_QUEEN; t++)
-    bits = _mm512_or_si512(bits, bytes_of(ci->squares[t], (char)(1 << t)));
-  const __m512i type_bit =
-      _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, (long long)UINT64_C(0x8040201008040201));
-  const __m512i blockers = bytes_of(ci->blockers, 1);
   const __m256i iota = _mm256_set_epi8(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
                                        16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
   for (int base = 0; base < count; base += 32) {
-    const chunk c = load_chunk(moves, base, count);
-    const __m512i type =
-        _mm512_and_si512(_mm512_permutexvar_epi8(c.from, board), _mm512_set1_epi8(7));
-    const __m512i want = _mm512_permutexvar_epi8(type, type_bit);
-    const __m512i have = _mm512_permutexvar_epi8(c.to, bits);
-    __mmask32 chk = (__mmask32)_mm512_test_epi8_mask(want, have) & c.valid;
-    const __mmask32 special =
-        _mm512_test_epi16_mask(c.mv, _mm512_set1_epi16((short)0xC000)) & c.valid;
-    const __m512i blocking = _mm512_permutexvar_epi8(c.from, blockers);
-    __mmask32 disc = (__mmask32)_mm512_test_epi8_mask(blocking, blocking) & c.valid & ~special;
-    while (disc) { /* a piece that uncovers a check unless it stays on the line */
-      const int j = __builtin_ctz(disc);
-      disc &= disc - 1;
-      const arb_move m = moves[base + j];
-      if (!(arb__tab.line[ci->king][ARB_MOVE_FROM(m)] & ARB_BB(ARB_MOVE_TO(m))))
-        chk |= (__mmask32)1 << j;
-    }
-    for (__mmask32 sp = special; sp; sp &= sp - 1) { /* promotion, en passant, castling */
-      const int j = __builtin_ctz(sp);
-      chk = (chk & ~((__mmask32)1 << j)) | ((__mmask32)special_checks(p, moves[base + j]) << j);
-    }
-    _mm256_storeu_si256((__m256i *)(checks + base), _mm256_maskz_set1_epi8(chk, 1));
+    const __mmask32 valid =
+        count - base >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << (count - base)) - 1);
+    const __mmask32 chk =
+        _mm256_test_epi8_mask(_mm256_loadu_si256((const __m256i *)(checks + base)),
+                              _mm256_set1_epi8(1)) &
+        valid;
     const __m256i index = _mm256_add_epi8(iota, _mm256_set1_epi8((char)base));
     _mm256_storeu_si256((__m256i *)(checking + nchecks), _mm256_maskz_compress_epi8(chk, index));
     nchecks += __builtin_popcount(chk);
   }
 #else
   for (int i = 0; i < count; i++) {
-    int c = arb__gives_check_quick(p, ci, moves[i]);
-    if (c < 0) c = special_checks(p, moves[i]); /* promotion, en passant, castling */
-    checks[i] = (unsigned char)c;
     checking[nchecks] = (uint8_t)i; /* kept only when it checks: no branch */
-    nchecks += c;
+    nchecks += checks[i];
   }
 #endif
   return nchecks;
@@ -595,8 +559,12 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     s->mate_len = ply;
     return p->turn != s->winner && arb_in_check(p) && !arb_has_legal_move(p);
   }
+  /* The moves, and which of them give check (for the mate in one and the orderings). */
+  arb__check_info ci;
+  arb__check_info_init(p, &ci);
   arb_move moves[ARB_MAX_MOVES];
-  int n = arb_generate_legal(p, moves);
+  unsigned char checks[ARB_MAX_MOVES + ROOM];
+  const int n = arb__generate_checks(p, &ci, moves, checks);
   if (n == 0) {
     s->mate_len = ply;
     return p->turn != s->winner && arb_in_check(p);
@@ -608,12 +576,9 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   /* The mating move is the winner's: with one ply left only its checks can mate; with two
    * left the loser's move must leave a mate in one (any move may). */
   if (depth == 1 && !winner_to_move) return 0;
-  arb__check_info ci;
-  arb__check_info_init(p, &ci);
-  unsigned char checks[ARB_MAX_MOVES + ROOM];
-  uint8_t checking[ARB_MAX_MOVES + ROOM]; /* indices of the checking moves (fewer than 256) */
-  const int nchecks = find_checks(p, &ci, moves, n, checks, checking);
-  if (winner_to_move) { /* a mate in one first, from the checks alone */
+  if (winner_to_move) {                     /* a mate in one first, from the checks alone */
+    uint8_t checking[ARB_MAX_MOVES + ROOM]; /* indices of the checking moves (fewer than 256) */
+    const int nchecks = checking_moves(checks, n, checking);
     /* free: the loser king's flights that nothing attacks now.  After an ordinary move, a square
      * is attacked only if it was, or the moved piece attacks it from its new square, or it lies
      * on a line through the square the piece left (a slider behind it may now see through), or
