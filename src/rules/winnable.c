@@ -440,8 +440,8 @@ typedef struct zone_cache {
 
 /* The zone term of a piece's move: the squares around the loser's king it attacks from `to`,
  * less those it attacked from `from` (its own square taken off the board). */
-static int zone_gain(const arb_position *p, arb_bitboard zone, zone_cache *c, arb_square from,
-                     arb_square to) {
+static inline __attribute__((always_inline)) int
+zone_gain(const arb_position *p, arb_bitboard zone, zone_cache *c, arb_square from, arb_square to) {
   if (from != c->from) {
     c->from = from;
     c->type = ARB_PIECE_TYPE(p->board[from]);
