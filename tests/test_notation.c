@@ -113,6 +113,29 @@ Test(fen, validity_cases) {
   }
 }
 
+/* More men than a chess set has is refused even when every problem is accepted: with 29 queens
+ * this position would have 277 legal moves, more than a move list had room for. */
+Test(fen, too_many_men_is_fatal) {
+  arb_position p;
+  arb_fen_report rep;
+  const char *fen = "QQQQQQQK/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/kQQQQQQQ w - - 0 1";
+  cr_assert_eq(arb_fen_read(&p, fen, ARB_FEN_PROBLEMS_ALL, &rep), ARB_ERR_FEN_INVALID);
+  cr_assert(rep.problems & ARB_FEN_TOO_MANY_MEN);
+  cr_assert(rep.problems & ARB_FEN_TOO_MUCH_MATERIAL);
+  cr_assert_str_eq(arb_fen_problem_name(ARB_FEN_TOO_MANY_MEN), "too_many_men");
+  /* 16 men are still accepted as too much material: a king and 15 queens with 245 moves, more
+   * than any position of a game (218) */
+  const char *most = "1Q4QK/4Q3/Q1Q4Q/Q4Q2/3Q4/1Q4Q1/Q3Q3/k1Q4Q w - - 0 1";
+  cr_assert_eq(arb_fen_read(&p, most, ARB_FEN_PROBLEMS_ALL, &rep), ARB_OK);
+  cr_assert_eq(rep.problems & ARB_FEN_TOO_MANY_MEN, 0u);
+  arb_move moves[ARB_MAX_MOVES];
+  const int n = arb_generate_legal(&p, moves);
+  cr_assert_eq(n, arb_count_legal(&p));
+  cr_assert_gt(n, 218);
+  for (int i = 0; i < n; i++)
+    cr_assert(arb_is_legal(&p, moves[i]));
+}
+
 Test(fen, accept_chosen_problems) {
   arb_position p;
   arb_fen_report rep;

@@ -119,8 +119,12 @@ typedef uint16_t arb_move;
 /* The piece type a promotion creates (ARB_KNIGHT..ARB_QUEEN); only for kind 1. */
 #define ARB_MOVE_PROMO(m) ((arb_piece_type)((((m) >> 12) & 3) + ARB_KNIGHT))
 
-/* Upper bound on the number of legal moves in any position (218 is the known maximum). */
-#define ARB_MAX_MOVES 256
+/* Upper bound on the number of legal moves in any position the library accepts.  218 is the
+ * known maximum in a position a game can reach; positions read with problems accepted can have
+ * more (one with 29 queens has 277), but never more than 16 men a side (arb_fen_read refuses
+ * that, ARB_FEN_TOO_MANY_MEN): 8 king steps, 2 castlings and 15 pieces of at most 27 moves
+ * each make at most 415. */
+#define ARB_MAX_MOVES 448
 
 #ifdef __cplusplus
 }

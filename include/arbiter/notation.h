@@ -21,7 +21,8 @@ extern "C" {
 /* Validity problems of a syntactically correct FEN, reported as a bit set: every problem found
  * is reported, not just the first.  A caller may accept chosen problems deliberately (the
  * `accept` argument of arb_fen_read), except the ones in ARB_FEN_FATAL: a position without
- * exactly one king per side cannot be played. */
+ * exactly one king per side cannot be played, and one with more men than a chess set has (16 a
+ * side) could have more legal moves than ARB_MAX_MOVES. */
 #define ARB_FEN_PROBLEM_LIST(X)                                                                    \
   X(ARB_FEN_NO_WHITE_KING, 0, "White has no king")                                                 \
   X(ARB_FEN_NO_BLACK_KING, 1, "Black has no king")                                                 \
@@ -33,15 +34,17 @@ extern "C" {
   X(ARB_FEN_TOO_MANY_CHECKERS, 7, "more than two pieces give check")                               \
   X(ARB_FEN_IMPOSSIBLE_CHECK, 8, "a check no legal move could have produced")                      \
   X(ARB_FEN_TOO_MUCH_MATERIAL, 9, "more pieces or pawns than a game can have")                     \
-  X(ARB_FEN_KINGS_ADJACENT, 10, "the kings stand on adjacent squares")
+  X(ARB_FEN_KINGS_ADJACENT, 10, "the kings stand on adjacent squares")                             \
+  X(ARB_FEN_TOO_MANY_MEN, 11, "a side has more than 16 men")
 
 enum {
 #define ARB_FEN_PROBLEM_ENUM_(name, bit, msg) name = 1u << (bit),
   ARB_FEN_PROBLEM_LIST(ARB_FEN_PROBLEM_ENUM_)
 #undef ARB_FEN_PROBLEM_ENUM_
 };
-#define ARB_FEN_FATAL (ARB_FEN_NO_WHITE_KING | ARB_FEN_NO_BLACK_KING | ARB_FEN_TOO_MANY_KINGS)
-#define ARB_FEN_PROBLEM_COUNT 11
+#define ARB_FEN_FATAL                                                                              \
+  (ARB_FEN_NO_WHITE_KING | ARB_FEN_NO_BLACK_KING | ARB_FEN_TOO_MANY_KINGS | ARB_FEN_TOO_MANY_MEN)
+#define ARB_FEN_PROBLEM_COUNT 12
 #define ARB_FEN_PROBLEMS_ALL ((1u << ARB_FEN_PROBLEM_COUNT) - 1u)
 
 /* Reading options, or-ed into arb_fen_read's `accept` argument (they are not problems).

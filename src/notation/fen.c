@@ -21,7 +21,7 @@ const char *arb_fen_problem_name(uint32_t problem) {
   static const char *const names[ARB_FEN_PROBLEM_COUNT] = {
       "no_white_king",    "no_black_king",     "too_many_kings",    "pawn_on_back_rank",
       "bad_castling",     "bad_en_passant",    "opponent_in_check", "too_many_checkers",
-      "impossible_check", "too_much_material", "kings_adjacent"};
+      "impossible_check", "too_much_material", "kings_adjacent",    "too_many_men"};
   for (int i = 0; i < ARB_FEN_PROBLEM_COUNT; i++)
     if (problem == (1u << i)) return names[i];
   return NULL;
@@ -77,6 +77,7 @@ static uint32_t position_problems(const arb_position *p, arb_square ep) {
     extra += qq > 1 ? qq - 1 : 0;
     if (arb__popcount(mine) > 16 || pawns > 8 || extra > 8 - pawns)
       probs |= ARB_FEN_TOO_MUCH_MATERIAL;
+    if (arb__popcount(mine) > 16) probs |= ARB_FEN_TOO_MANY_MEN;
   }
   if (probs & ARB_FEN_FATAL) return probs;
   const int us = p->turn, them = us ^ 1;

@@ -298,11 +298,11 @@ static inline __m512i distances_from(arb_square sq) {
 /* The indices of the moves that give check (checks[i] != 0), in order; returns how many.
  * checks and checking need ROOM entries past count. */
 static inline __attribute__((always_inline)) int checking_moves(const unsigned char *checks,
-                                                                int count, uint8_t *checking) {
+                                                                int count, uint16_t *checking) {
   int nchecks = 0;
 #if WIN_SIMD
-  const __m256i iota = _mm256_set_epi8(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
-                                       16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i iota = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                                        16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
   for (int base = 0; base < count; base += 32) {
     const __mmask32 valid =
         count - base >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << (count - base)) - 1);
@@ -310,13 +310,13 @@ static inline __attribute__((always_inline)) int checking_moves(const unsigned c
         _mm256_test_epi8_mask(_mm256_loadu_si256((const __m256i *)(checks + base)),
                               _mm256_set1_epi8(1)) &
         valid;
-    const __m256i index = _mm256_add_epi8(iota, _mm256_set1_epi8((char)base));
-    _mm256_storeu_si256((__m256i *)(checking + nchecks), _mm256_maskz_compress_epi8(chk, index));
+    const __m512i index = _mm512_add_epi16(iota, _mm512_set1_epi16((short)base));
+    _mm512_storeu_si512((void *)(checking + nchecks), _mm512_maskz_compress_epi16(chk, index));
     nchecks += __builtin_popcount(chk);
   }
 #else
   for (int i = 0; i < count; i++) {
-    checking[nchecks] = (uint8_t)i; /* kept only when it checks: no branch */
+    checking[nchecks] = (uint16_t)i; /* kept only when it checks: no branch */
     nchecks += checks[i];
   }
 #endif
@@ -576,8 +576,8 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   /* The mating move is the winner's: with one ply left only its checks can mate; with two
    * left the loser's move must leave a mate in one (any move may). */
   if (depth == 1 && !winner_to_move) return 0;
-  if (winner_to_move) {                     /* a mate in one first, from the checks alone */
-    uint8_t checking[ARB_MAX_MOVES + ROOM]; /* indices of the checking moves (fewer than 256) */
+  if (winner_to_move) {                      /* a mate in one first, from the checks alone */
+    uint16_t checking[ARB_MAX_MOVES + ROOM]; /* indices of the checking moves */
     const int nchecks = checking_moves(checks, n, checking);
     /* free: the loser king's flights that nothing attacks now.  After an ordinary move, a square
      * is attacked only if it was, or the moved piece attacks it from its new square, or it lies
