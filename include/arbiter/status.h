@@ -94,7 +94,7 @@ typedef struct arb_winnability {
  * microseconds for most real positions (bench/dead).  Sound: never UNWINNABLE when a helpmate
  * exists (the search itself never answers UNWINNABLE), and every WINNABLE line is replayed to
  * mate before it is returned.  *out is filled in; returns out->verdict.  Reentrant; up to about
- * 210 KB of stack (a 3.2 KB frame per ply of a line of at most 63 plies).  Allocates,
+ * 260 KB of stack (a 4 KB frame per ply of a line of at most 63 plies).  Allocates,
  * like the wall enumeration (see arb_cannot_mate): a 2 MB table of searched positions once a
  * search runs past a few thousand nodes, freed before it returns (without memory the search runs
  * on, only slower). */
