@@ -164,36 +164,6 @@ Test(board, is_legal_matches_generator) {
   cr_assert_gt(positions, 1000);
 }
 
-/* The quick check test (what the helpmate search orders by) against making the move. */
-Test(board, quick_gives_check_matches_make) {
-  uint64_t seed = 4242;
-  int decided = 0;
-  for (int game = 0; game < 200; game++) {
-    arb_position p = test_fen(test_starts[game % TEST_STARTS]);
-    for (int ply = 0; ply < 150; ply++) {
-      arb_move moves[ARB_MAX_MOVES];
-      int n = arb_generate_legal(&p, moves);
-      if (n == 0) break;
-      arb__check_info ci;
-      arb__check_info_init(&p, &ci);
-      for (int i = 0; i < n; i++) {
-        int quick = arb__gives_check_quick(&p, &ci, moves[i]);
-        if (quick < 0) continue;
-        decided++;
-        if (quick != arb_gives_check(&p, moves[i])) {
-          char fen[ARB_FEN_MAX], uci[8];
-          arb_fen_write(&p, fen, sizeof fen, 0);
-          arb_uci_write(&p, moves[i], uci, sizeof uci);
-          cr_assert_fail("%s %s: quick %d", fen, uci, quick);
-        }
-      }
-      arb_undo u;
-      arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);
-    }
-  }
-  cr_assert_gt(decided, 100000);
-}
-
 /* The generator's own check flags (arb__generate_checks, what the helpmate search uses) against
  * making each move, promotions, en passant and castling included; the same moves as
  * arb_generate_legal, in the same order. */

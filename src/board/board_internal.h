@@ -96,16 +96,4 @@ static inline void arb__check_info_init(const arb_position *p, arb__check_info *
 int arb__generate_checks(const arb_position *pos, const arb__check_info *ci, arb_move *moves,
                          unsigned char *checks) ARB_HIDDEN;
 
-/* Whether the legal move m gives check: 1 or 0 for ordinary moves, -1 for promotions, en
- * passant and castling, which the caller decides another way. */
-static inline int arb__gives_check_quick(const arb_position *p, const arb__check_info *ci,
-                                         arb_move m) {
-  if (ARB_MOVE_KIND(m) != ARB_MOVE_NORMAL) return -1;
-  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
-  /* (no early return: whether a move checks is as good as random to a branch predictor) */
-  int check = (int)((ci->squares[ARB_PIECE_TYPE(p->board[from])] >> to) & 1);
-  if (ci->blockers & ARB_BB(from)) check |= !(arb__tab.line[ci->king][from] & ARB_BB(to));
-  return check;
-}
-
 #endif

@@ -67,8 +67,8 @@ static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_b
 #define WRITE_TARGETS_ROOM 32
 #endif
 
-/* Adds every move from `from` to the squares of `targets`. */
-/* c_: the targets where the move gives check (MODE_CHECKS). */
+/* Writes the moves from `from` (or, delta != 0, from to - delta) to the squares of t_, and in
+ * MODE_CHECKS their check flags: c_ holds the targets where the move gives check. */
 #define LIST_ONE_BY_ONE(from, t_, delta, c_)                                                       \
   do {                                                                                             \
     while (t_) {                                                                                   \
@@ -91,7 +91,8 @@ static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_b
 #define LIST_TARGETS(from, t_, delta, c_) LIST_ONE_BY_ONE(from, t_, delta, c_)
 #endif
 
-/* checks_: the targets where the move gives check, evaluated in MODE_CHECKS only. */
+/* Adds every move from `from` to the squares of `targets`; checks_: those of the targets where
+ * the move gives check, evaluated in MODE_CHECKS only. */
 #define ADD_TARGETS(from, targets, checks_)                                                        \
   do {                                                                                             \
     arb_bitboard t_ = (targets);                                                                   \
@@ -158,7 +159,7 @@ static inline void promo_checks(const arb_position *p, const arb__check_info *ci
         (unsigned char)(uncovered | (int)((arb__piece_attacks(order[i], to, occ) >> ci->king) & 1));
 }
 
-/* Whether a legal move gives check, by making it on a copy (en passant, castling). */
+/* Whether a legal move gives check, made on a copy (en passant, castling, arb_gives_check). */
 static int made_checks(const arb_position *p, arb_move m) {
   arb_position next = *p;
   arb_undo u;
@@ -416,11 +417,7 @@ int arb_is_legal(const arb_position *p, arb_move m) {
 }
 
 int arb_gives_check(const arb_position *pos, arb_move move) {
-  if (!arb_is_legal(pos, move)) return 0;
-  arb_position next = *pos;
-  arb_undo u;
-  arb_make_move(&next, move, &u);
-  return arb_in_check(&next);
+  return arb_is_legal(pos, move) && made_checks(pos, move);
 }
 
 /* ---- An independent pseudo-legal generator, only for cross-checking the legal one. ---- */

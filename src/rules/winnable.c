@@ -223,10 +223,10 @@ static int score_corner(const search *s, const node *n, arb_move m, int check) {
   return v;
 }
 
-/* With AVX-512 (VBMI, VBMI2), the per-move work of a node — which moves check, the walking
- * orderings' scores, the best move — is done 32 moves at a time: the squares' properties are
- * 64-byte tables looked up with one permute, so no branch depends on the move.  Without, the
- * scalar loops below compute exactly the same numbers. */
+/* With AVX-512 (VBMI, VBMI2), the per-move work of a node — the walking orderings' scores, the
+ * checking moves, the best move — is done 32 moves at a time: the squares' properties are 64-byte
+ * tables looked up with one permute, so no branch depends on the move.  Without, the scalar loops
+ * below compute exactly the same numbers. */
 #if defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VBMI__) &&                   \
     defined(__AVX512VBMI2__)
 #define WIN_VECTOR_CPU 1
@@ -263,6 +263,17 @@ static inline chunk load_chunk(const arb_move *moves, int base, int count) {
 /* A board as 64 bytes, `value` on its squares. */
 static inline __m512i bytes_of(arb_bitboard b, char value) {
   return _mm512_maskz_set1_epi8(b, value);
+}
+
+/* The moves of the chunk that start from sq. */
+static inline __mmask32 moves_from(const chunk *c, arb_square sq) {
+  return (__mmask32)_mm512_cmpeq_epi8_mask(c->from, _mm512_set1_epi8((char)sq)) & c->valid;
+}
+
+/* The moves of the 32 from checks[base] that give check (checks[i]: 0 or 1). */
+static inline __mmask32 checking_mask(const unsigned char *checks, int base) {
+  return _mm256_test_epi8_mask(_mm256_loadu_si256((const __m256i *)(checks + base)),
+                               _mm256_set1_epi8(1));
 }
 
 /* table[index] for the 32 byte indices, as 16-bit lanes. */
@@ -306,10 +317,7 @@ static inline __attribute__((always_inline)) int checking_moves(const unsigned c
   for (int base = 0; base < count; base += 32) {
     const __mmask32 valid =
         count - base >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << (count - base)) - 1);
-    const __mmask32 chk =
-        _mm256_test_epi8_mask(_mm256_loadu_si256((const __m256i *)(checks + base)),
-                              _mm256_set1_epi8(1)) &
-        valid;
+    const __mmask32 chk = checking_mask(checks, base) & valid;
     const __m512i index = _mm512_add_epi16(iota, _mm512_set1_epi16((short)base));
     _mm512_storeu_si512((void *)(checking + nchecks), _mm512_maskz_compress_epi16(chk, index));
     nchecks += __builtin_popcount(chk);
@@ -374,8 +382,7 @@ static inline __attribute__((always_inline)) void score_loser_walk(const search 
   for (int base = 0; base < count; base += 32) {
     const chunk c = load_chunk(moves, base, count);
     const __m512i kind = _mm512_srli_epi16(c.mv, 14);
-    const __mmask32 king = _mm512_cmpeq_epi16_mask(
-        _mm512_and_si512(_mm512_srli_epi16(c.mv, 6), _mm512_set1_epi16(63)), _mm512_set1_epi16(lk));
+    const __mmask32 king = moves_from(&c, lk);
     const __m512i edge = _mm512_mullo_epi16(
         _mm512_sub_epi16(lookup16(c.from, centrality), lookup16(c.to, centrality)),
         _mm512_set1_epi16(W_LOSER_KING_EDGE));
@@ -388,9 +395,7 @@ static inline __attribute__((always_inline)) void score_loser_walk(const search 
                                 _mm512_set1_epi16((short)run)));
     v = _mm512_maskz_mov_epi16(_mm512_cmpneq_epi16_mask(kind, _mm512_set1_epi16(ARB_MOVE_CASTLING)),
                                v);
-    const __mmask32 chk = _mm256_test_epi8_mask(
-        _mm256_loadu_si256((const __m256i *)(checks + base)), _mm256_set1_epi8(1));
-    v = _mm512_mask_add_epi16(v, chk, v, _mm512_set1_epi16(W_CHECK));
+    v = _mm512_mask_add_epi16(v, checking_mask(checks, base), v, _mm512_set1_epi16(W_CHECK));
     const __m512i promo =
         _mm512_add_epi16(_mm512_and_si512(_mm512_srli_epi16(c.mv, 12), _mm512_set1_epi16(3)),
                          _mm512_set1_epi16(W_PROMOTION + ARB_KNIGHT));
@@ -427,9 +432,6 @@ enum {
   W_UNSCORED = -30000 /* a move left unscored: never the best (and fits 16 bits) */
 };
 
-/* Scores the winner's moves.  best_only: only the best move matters (no discrepancy left);
- * then, when the king can step closer and no pawn can promote, nothing else can come first
- * and the other moves are left W_UNSCORED.  Returns 1 when it left some unscored. */
 /* What zone_gain keeps of the last piece it saw (a piece's moves come together). */
 typedef struct zone_cache {
   arb_square from;
@@ -451,6 +453,9 @@ zone_gain(const arb_position *p, arb_bitboard zone, zone_cache *c, arb_square fr
   return W_KING_ZONE * (arb__popcount(arb__piece_attacks(c->type, to, c->occ) & zone) - c->before);
 }
 
+/* Scores the winner's moves.  best_only: only the best move matters (no discrepancy left);
+ * then, when the king can step closer and no pawn can promote, nothing else can come first
+ * and the other moves are left W_UNSCORED.  Returns 1 when it left some unscored. */
 static inline __attribute__((always_inline)) int
 score_winner_walk(const search *s, const node *n, const arb_move *moves,
                   const unsigned char *checks, int *scores, int count, int best_only) {
@@ -463,8 +468,6 @@ score_winner_walk(const search *s, const node *n, const arb_move *moves,
   const int king_w = walking ? W_KING_WALK : 0;
   const int king_from = king_w * distance(wk, lk);
   const int new_queen = W_PROMOTION + ARB_QUEEN + (n->needs_queen ? W_NEW_QUEEN : 0);
-  /* When only the best move matters, the king can step closer and no pawn can promote, nothing
-   * but a king's move can come first: the others are left W_UNSCORED. */
   const int king_first =
       best_only && walking && !(pawns & p->by_color[p->turn] & ARB_RANK_BB(n->forward ^ 6));
 #if WIN_SIMD
@@ -472,17 +475,17 @@ score_winner_walk(const search *s, const node *n, const arb_move *moves,
   const __m512i ranks = _mm512_xor_si512(_mm512_loadu_si512((const void *)rank_of_square),
                                          _mm512_set1_epi8((char)n->forward));
   const __m512i taken = bytes_of(occ, W_WINNER_CAPTURE), pawn_at = bytes_of(pawns, 1);
+  const __m512i pawn_at_any = _mm512_set1_epi8(1);
   __mmask32 pieces[(ARB_MAX_MOVES + 31) / 32];
   __m512i king_best = _mm512_set1_epi16(W_UNSCORED);
   for (int base = 0, k = 0; base < count; base += 32, k++) {
     const chunk c = load_chunk(moves, base, count);
     const __m512i kind = _mm512_srli_epi16(c.mv, 14);
-    const __mmask32 king = _mm512_cmpeq_epi16_mask(
-        _mm512_and_si512(_mm512_srli_epi16(c.mv, 6), _mm512_set1_epi16(63)), _mm512_set1_epi16(wk));
+    const __mmask32 king = moves_from(&c, wk);
     const __mmask32 pawn =
-        _mm512_test_epi16_mask(lookup16(c.from, pawn_at), lookup16(c.from, pawn_at)) & ~king;
-    const __mmask32 chk = _mm256_test_epi8_mask(
-        _mm256_loadu_si256((const __m256i *)(checks + base)), _mm256_set1_epi8(1));
+        (__mmask32)_mm512_test_epi8_mask(_mm512_permutexvar_epi8(c.from, pawn_at), pawn_at_any) &
+        c.valid & ~king;
+    const __mmask32 chk = checking_mask(checks, base);
     pieces[k] = c.valid & ~king & ~pawn;
     const __m512i dist_to = lookup16(c.to, dist);
     /* a piece: its step closer; a pawn: the rank it reaches; the king: its step closer */
@@ -500,7 +503,7 @@ score_winner_walk(const search *s, const node *n, const arb_move *moves,
         _mm512_set1_epi16((short)new_queen));
     v = _mm512_mask_add_epi16(
         v, _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(ARB_MOVE_PROMOTION)), v, promo);
-    king_best = _mm512_mask_max_epi16(king_best, king & c.valid, king_best, v);
+    king_best = _mm512_mask_max_epi16(king_best, king, king_best, v);
     store_scores(scores + base, v);
   }
   if (king_first) {
@@ -673,10 +676,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     }
     const int discrepancy = s->lds && tried > 0; /* another move than the best */
     tried++;
-    if (discrepancy) {
-      if (s->disc == 0) return 0;
-      s->disc--;
-    }
+    if (discrepancy) s->disc--; /* there is one left: checked at the top of the loop */
     s->line[ply] = m;
     int found = helpmate(s, &next, depth - 1, ply + 1);
     if (discrepancy) s->disc++;
