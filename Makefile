@@ -5,7 +5,8 @@
 #   make bench      perft against Stockfish's `go perft` (ratio), query with/without history,
 #                   winnability on the final positions of games lost on time and on locked
 #                   positions (bench/dead [-n RUNS] [FILE...]),
-#                   arbiter pgn check/convert against pgn-extract (bench/pgn [FILE...])
+#                   arbiter pgn check/convert against pgn-extract (bench/pgn [FILE...]),
+#                   the referee's C API against its JSON codec (bench/referee [FILE.pgn])
 #   make fuzz       build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #   make install    install headers, libraries, arbiter.pc, the CMake package and `arbiter`
 #   make test-deep  the perft counts over 200 million nodes (minutes)
@@ -54,18 +55,19 @@ test-deep: build
 bench:
 	@sh scripts/deps.sh build bench
 	cmake --preset release >/dev/null
-	cmake --build build/release -j$(JOBS) --target bench_perft bench_query bench_dead bench_pgn
+	cmake --build build/release -j$(JOBS) --target bench_perft bench_query bench_dead bench_pgn bench_referee
 	./build/release/bench/perft
 	./build/release/bench/query
 	./build/release/bench/dead
 	./build/release/bench/pgn
+	./build/release/bench/referee
 
 fuzz:
 	@sh scripts/deps.sh build fuzz
 	CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARB_FUZZ=ON \
 	  -DARB_BUILD_TESTS=OFF >/dev/null
 	cmake --build build/fuzz -j$(JOBS)
-	for t in fen san uci query referee timecontrol pgn winnable; do \
+	for t in fen san uci query referee referee_api timecontrol pgn winnable; do \
 	  mkdir -p build/fuzz/corpus/$$t && \
 	  ./build/fuzz/fuzz/fuzz_$$t build/fuzz/corpus/$$t fuzz/corpus/$$t \
 	    -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/ || exit 1; \

@@ -1,6 +1,7 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * referee_cmd.c: `arbiter referee` — a JSON-lines event stream in, one decision per event out.
+ * referee_cmd.c: `arbiter referee` — a JSON-lines event stream in, one decision per event out
+ * (the codec in referee.c; the decisions are the library's, arbiter/referee.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,9 @@ static void referee_usage(FILE *out) {
       "  {\"type\":\"flag\", \"side\":C}   C's flag fell: checked against the clock, then the\n"
       "                rule set's verdict (a loss, or a draw when the opponent cannot win)\n"
       "  {\"type\":\"state\"}               the state, nothing changes\n"
+      "  {\"type\":\"pause\"} / {\"type\":\"resume\"}   the arbiter stops / restarts the clocks\n"
+      "  {\"type\":\"adjust_time\", \"side\":C, \"add_ms\":N | \"set_ms\":N}\n"
+      "                the arbiter adds N ms (may be negative) to C's clock, or sets it\n"
       "Time controls (TC): 5+3 (minutes + seconds a move), 90m+30s, 40/90m+30s,30m+30s\n"
       "(periods), 90 d5 (US delay), 90b5 (Bronstein), *3 (sand clock); PGN_TC: the PGN tag,\n"
       "e.g. 300+2, 40/7200:3600, *60.  Online rule set: the first move of each side is untimed\n"
@@ -41,11 +45,12 @@ static void referee_usage(FILE *out) {
       "uci (moves), late (a move made after the flag fell), status (ongoing|over), result,\n"
       "termination, ended_by, draw_offer, claims (available to the side to move),\n"
       "repetitions, fivefold, seventyfive, rules, claim {reason, correct, penalty_s,\n"
-      "time_added_to, stands_as_offer, must_play}, flag {side, reason}, clock {white_ms,\n"
-      "black_ms, running, flag_at}.\n"
+      "time_added_to, stands_as_offer, must_play}, time_added {side, ms} (adjust_time),\n"
+      "flag {side, reason}, clock {white_ms, black_ms, running, flag_at, paused (when\n"
+      "paused)}.\n"
       "Error codes: json, bad_event, unknown_event, illegal_move, bad_move, ambiguous_move,\n"
       "not_your_turn, game_over, no_offer, not_allowed, must_play, fen_syntax, fen_invalid,\n"
-      "tc_syntax, time_backwards, flag_not_fallen.\n"
+      "tc_syntax, time_backwards, flag_not_fallen, clock_state.\n"
       "--pgn FILE: every game is also written to FILE (appended) in PGN export format, with\n"
       "its TimeControl tag and a [%%clk] comment after each move of a timed game; a game is\n"
       "written when the next start event replaces it and at the end of the input.\n"

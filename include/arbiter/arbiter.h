@@ -8,6 +8,7 @@
  *   game.h     a game: history, repetitions, endings, offers, claims, rule sets
  *   clock.h    time controls, the clock, flag-fall verdicts, PGN clock comments
  *   pgn.h      PGN: streaming reader with full replay, export-format writer
+ *   referee.h  procedure: a timed game driven by events, decisions, deadlines, its record
  */
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
@@ -18,6 +19,7 @@
 #include "arbiter/notation.h"
 #include "arbiter/pgn.h"
 #include "arbiter/position.h"
+#include "arbiter/referee.h"
 #include "arbiter/status.h"
 
 #endif

@@ -186,6 +186,9 @@ ARB_API arb_status arb_game_accept_draw(arb_game *game, arb_color by);
 ARB_API arb_status arb_game_decline_draw(arb_game *game, arb_color by);
 /* The side with an open draw offer, or -1. */
 ARB_API int arb_game_draw_offer(const arb_game *game);
+/* The move named in a wrong claim (FIDE 9.5.2), which the claimant must play next, or
+ * ARB_MOVE_NONE when there is no such obligation. */
+ARB_API arb_move arb_game_must_play(const arb_game *game);
 
 /* Ends the game on time: `flagged`'s flag fell and the clock layer's verdict (arb_game_flag_fall)
  * is `result` (a win for the opponent, or a draw).  ARB_ERR_GAME_OVER when the game had already

@@ -209,6 +209,8 @@ ARB_API void arb_pgn_writer_begin_game(arb_pgn_writer *w);
  * must be PGN symbols.  The game's text appears in the buffer at arb_pgn_writer_end_game. */
 ARB_API arb_status arb_pgn_writer_tag(arb_pgn_writer *w, const char *name, size_t name_len,
                                       const char *value, size_t value_len);
+/* 1 if name (len bytes) can be a tag name: a PGN symbol of letters, digits and _+#=:- . */
+ARB_API int arb_pgn_tag_name_valid(const char *name, size_t len);
 /* Ends the tag section; called implicitly by the first movetext call. */
 ARB_API arb_status arb_pgn_writer_begin_moves(arb_pgn_writer *w);
 /* A move in SAN, played in `before` (move number and "N..." follow from it). */

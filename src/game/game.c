@@ -150,6 +150,7 @@ const char *arb_game_san_at(const arb_game *g, int ply) {
 }
 arb_outcome arb_game_outcome(const arb_game *g) { return g->outcome; }
 int arb_game_draw_offer(const arb_game *g) { return g->offer_by; }
+arb_move arb_game_must_play(const arb_game *g) { return g->must_play; }
 int arb_game_repetitions(const arb_game *g) { return g->plies[g->n].reps; }
 
 int arb_game_repetitions_after(const arb_game *g, arb_move move) {

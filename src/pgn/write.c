@@ -122,7 +122,7 @@ void arb_pgn_writer_begin_game(arb_pgn_writer *w) {
   w->mt_len = 0;
 }
 
-static int is_symbol_name(const char *s, size_t n) {
+int arb_pgn_tag_name_valid(const char *s, size_t n) {
   if (n == 0) return 0;
   for (size_t i = 0; i < n; i++) {
     char c = s[i];
@@ -135,7 +135,7 @@ static int is_symbol_name(const char *s, size_t n) {
 
 arb_status arb_pgn_writer_tag(arb_pgn_writer *w, const char *name, size_t name_len,
                               const char *value, size_t value_len) {
-  if (w->in_moves || !is_symbol_name(name, name_len)) return ARB_ERR_ARGUMENT;
+  if (w->in_moves || !arb_pgn_tag_name_valid(name, name_len)) return ARB_ERR_ARGUMENT;
   for (int i = 0; i < w->ntags; i++)
     if (w->tags[i].name_len == name_len && memcmp(w->arena + w->tags[i].name, name, name_len) == 0)
       return ARB_OK; /* a repeated tag keeps its first value */

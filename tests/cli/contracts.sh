@@ -90,6 +90,29 @@ check "referee 6: resignation" sh -c "sed -n 6p '$T/ref' | grep -q '\"result\":\
 check "referee 7: game over" sh -c "sed -n 7p '$T/ref' | grep -q 'game_over'"
 check "referee 9: resigning against a lone king draws" sh -c "sed -n 9p '$T/ref' | grep -q '1/2-1/2'"
 check "referee 10: bad rules" sh -c "sed -n 10p '$T/ref' | grep -q 'bad_event'"
+# referee: the arbiter's clock events (pause, resume, adjust_time) and a timed game in PGN.
+# 5 minutes, no increment, White's clock from t=0: 300 - 10 = 290 s after 1.e4 at 10 s; Black
+# paused from 20 s to 80 s, so at 90 s it has 300 - 10 - 10 = 280 s, plus 30 s added.
+{
+  echo '{"type":"start","control":"5+0","t":0,"white":"W","black":"B"}'
+  echo '{"type":"move","move":"e4","t":10000}'
+  echo '{"type":"pause","t":20000}'
+  echo '{"type":"move","move":"e5","t":30000}'
+  echo '{"type":"resume","t":80000}'
+  echo '{"type":"adjust_time","side":"black","add_ms":30000,"t":90000}'
+  echo '{"type":"adjust_time","side":"black","t":90000}'
+  echo '{"type":"move","move":"e5","t":90000}'
+} >"$T/clockev"
+rm -f "$T/game.pgn"
+"$A" referee --pgn "$T/game.pgn" <"$T/clockev" >"$T/ref"
+check "referee pause: clocks stopped" sh -c "sed -n 3p '$T/ref' | grep -q '\"running\":null.*\"paused\":true'"
+check "referee pause: no move while paused" sh -c "sed -n 4p '$T/ref' | grep -q 'clock_state'"
+check "referee resume" sh -c "sed -n 5p '$T/ref' | grep -q '\"running\":\"black\"'"
+check "referee adjust_time" sh -c "sed -n 6p '$T/ref' | grep -q '\"time_added\":{\"side\":\"black\",\"ms\":30000}.*\"black_ms\":310000'"
+check "referee adjust_time needs ms" sh -c "sed -n 7p '$T/ref' | grep -q 'bad_event'"
+check "referee --pgn clock comments" grep -q '1. e4 { \[%clk 0:04:50\] } 1... e5 { \[%clk 0:05:10\] }' "$T/game.pgn"
+"$A" pgn check "$T/game.pgn" >/dev/null 2>&1
+check "referee --pgn output checks clean" test $? -eq 0
 "$A" referee --help | grep -q "usage: arbiter referee"
 check "referee --help" test $? -eq 0
 "$A" referee --rules nonsense </dev/null >/dev/null 2>&1

@@ -1,0 +1,274 @@
+/* Arbiter — the complete laws of chess. MIT licence, see LICENSE.
+ *
+ * referee.h: the procedure layer — one game under a rule set, with its clock, driven by typed
+ * events, each answered by a typed decision.  Every front end (the `arbiter referee` JSON
+ * codec, the play server, terminal play, engine matches) drives this one implementation and
+ * decides no rule itself.
+ *
+ *   arb_referee *ref = arb_referee_new(ARB_RULES_FIDE);
+ *   arb_ref_setup setup = ARB_REF_SETUP_INIT;          (standard start, FIDE, untimed)
+ *   setup.control = &tc;                              (from arb_tc_parse: a timed game)
+ *   arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_START, now);
+ *   ev.setup = &setup;
+ *   arb_ref_decision d;
+ *   arb_referee_event(ref, &ev, &d);                  (d.status, d.refusal, d.state ...)
+ *   ev = (arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_MOVE, now);
+ *   ev.text = "e4";
+ *   arb_referee_event(ref, &ev, &d);
+ *
+ * Time is an argument: every event carries its time `t` in milliseconds of a monotonic clock
+ * (0 .. ARB_CLOCK_TIME_MAX), never going back; the referee never reads a system clock.  A timed
+ * game needs `t` on every event but ARB_REF_STATE; an untimed one may leave it out
+ * (ARB_REF_NO_TIME: the latest event's time).  Under a rule set whose server sees every flag
+ * (arb_clock_rules.auto_flag: online) a flag that fell before an event ends the game first;
+ * arb_referee_next_deadline gives the millisecond a timer should fire for it and
+ * arb_referee_tick applies it.  Elsewhere a flag counts only when claimed (ARB_REF_FLAG).
+ *
+ * Ownership: arb_referee is opaque; arb_referee_new allocates it, arb_referee_free releases it
+ * (NULL is a no-op).  Events and setups are the caller's: the referee copies what it keeps
+ * (texts, tags, the start position) before arb_referee_event returns.  A decision is a plain
+ * value filled by the call.  Pointers returned by accessors (the game, the clock) point into the
+ * referee and stay valid until the next call that changes it.  Strings returned by *_name are
+ * static.
+ * Memory: allocation only at a start (the game, its tags) and as the game's history and the
+ * record grow (amortised, like the game's own history); none per event otherwise.
+ * Thread-safety: a referee is used by one thread at a time; different referees are independent.
+ * Errors: a refused event changes nothing but the referee's time (the event happened then) and
+ * what a flag that fell before it did; the decision says why in three ways — an arb_status, an
+ * arb_ref_refusal a program switches on, and a message for a person.
+ */
+#ifndef ARBITER_REFEREE_H
+#define ARBITER_REFEREE_H
+
+#include "arbiter/clock.h"
+#include "arbiter/game.h"
+#include "arbiter/pgn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Events ---- */
+
+typedef enum arb_ref_kind {
+  ARB_REF_START = 0,    /* a new game from ev.setup (replaces the present one) */
+  ARB_REF_MOVE,         /* a move by the side to move (ev.text or ev.move); presses its clock */
+  ARB_REF_OFFER_DRAW,   /* ev.by offers a draw */
+  ARB_REF_ACCEPT_DRAW,  /* ev.by accepts the opponent's open offer */
+  ARB_REF_DECLINE_DRAW, /* ev.by declines it */
+  ARB_REF_CLAIM_DRAW,   /* ev.by claims ev.reason, with an optional intended move */
+  ARB_REF_RESIGN,       /* ev.by resigns */
+  ARB_REF_FLAG,         /* ev.side's flag is said to have fallen: checked against the clock */
+  ARB_REF_STATE,        /* nothing happens: the state (and any flag due at t) */
+  ARB_REF_PAUSE,        /* the arbiter stops the clocks (FIDE 6.11.2) */
+  ARB_REF_RESUME,       /* and restarts them */
+  ARB_REF_ADJUST_TIME,  /* the arbiter adds ev.ms to ev.side's clock, or sets it (ev.set) */
+  ARB_REF_TICK,         /* in the record only: time itself changed the game (a flag fell
+                           under a rule set whose server sees flags) */
+  ARB_REF_KIND_COUNT
+} arb_ref_kind;
+
+/* The event kind's name, as the JSON codec spells its "type": "start", "move", "offer_draw",
+ * "accept_draw", "decline_draw", "claim_draw", "resign", "flag", "state", "pause", "resume",
+ * "adjust_time", "tick"; "" out of range.  Parse gives ARB_ERR_ARGUMENT for other names (and
+ * for "tick", which is not an event a caller sends). */
+ARB_API const char *arb_ref_kind_name(arb_ref_kind kind);
+ARB_API arb_status arb_ref_kind_parse(const char *name, size_t len, arb_ref_kind *out);
+
+#define ARB_REF_NO_TIME INT64_C(-1)
+
+/* A PGN tag to carry into the record (White, Black, Event, Site, Date, Round, ...). */
+typedef struct arb_ref_tag {
+  const char *name; /* a PGN symbol */
+  const char *value;
+} arb_ref_tag;
+
+/* How a game starts.  ARB_REF_SETUP_INIT: the standard position, FIDE rules, untimed. */
+typedef struct arb_ref_setup {
+  const arb_position *start;       /* NULL: the initial position (copied) */
+  arb_ruleset rules;               /* the rule set (game.h) */
+  const arb_time_control *control; /* NULL: untimed, no clock; else copied (a timed game) */
+  int clock_model;         /* arb_clock_model, or -1 for the rule set's own (control->model is not
+                              read: parsers leave it at after_move) */
+  unsigned no_draw_before; /* event rule (FIDE 9.1.1): no agreed draw before this move */
+  const arb_ref_tag *tags; /* tag_count tags for the PGN (copied) */
+  size_t tag_count;
+} arb_ref_setup;
+#define ARB_REF_SETUP_INIT                                                                         \
+  { NULL, ARB_RULES_FIDE, NULL, -1, 0, NULL, 0 }
+
+/* One event.  Fields an event kind does not use are ignored.  by and side are arb_color or -1
+ * ("not given"); ARB_REF_EVENT_INIT sets them to -1 and t as given. */
+typedef struct arb_ref_event {
+  arb_ref_kind kind;
+  int64_t t;   /* ms (0 .. ARB_CLOCK_TIME_MAX), or ARB_REF_NO_TIME */
+  int8_t by;   /* the acting player: needed by offers, claims and resignation; a move's by,
+                  when given, must be the side to move */
+  int8_t side; /* ARB_REF_FLAG, ARB_REF_ADJUST_TIME: whose clock */
+  uint8_t set; /* ARB_REF_ADJUST_TIME: 1 sets side's remaining time to ms, 0 adds ms */
+  /* ARB_REF_MOVE: the move; ARB_REF_CLAIM_DRAW: the intended move (none: no text and
+   * ARB_MOVE_NONE).  text (text_len bytes, SAN or UCI, read leniently) when not NULL, else
+   * move (which must be legal). */
+  const char *text;
+  size_t text_len;
+  arb_move move;
+  arb_claim_reason reason;    /* ARB_REF_CLAIM_DRAW */
+  int64_t ms;                 /* ARB_REF_ADJUST_TIME: ms added (may be negative) or set */
+  const arb_ref_setup *setup; /* ARB_REF_START; NULL = ARB_REF_SETUP_INIT with the referee's
+                                 rules */
+} arb_ref_event;
+#define ARB_REF_EVENT_INIT(kind_, t_)                                                              \
+  { (kind_), (t_), -1, -1, 0, NULL, 0, ARB_MOVE_NONE, (arb_claim_reason)0, 0, NULL }
+
+/* ---- Decisions ---- */
+
+/* Why an event was refused — also the JSON codec's error "code" (arb_ref_refusal_name). */
+#define ARB_REF_REFUSAL_LIST(X)                                                                    \
+  X(ARB_REF_ACCEPTED, "ok")                                                                        \
+  X(ARB_REF_BAD_EVENT, "bad_event")             /* a field missing or out of range */              \
+  X(ARB_REF_BAD_MOVE, "bad_move")               /* the text is not a move */                       \
+  X(ARB_REF_ILLEGAL_MOVE, "illegal_move")       /* no legal move fits (or a bad intended move) */  \
+  X(ARB_REF_AMBIGUOUS_MOVE, "ambiguous_move")   /* several legal moves fit */                      \
+  X(ARB_REF_NOT_YOUR_TURN, "not_your_turn")     /* by is not the side to move (or may claim) */    \
+  X(ARB_REF_GAME_OVER, "game_over")             /* the game has ended */                           \
+  X(ARB_REF_NO_OFFER, "no_offer")               /* no open offer by the opponent */                \
+  X(ARB_REF_NOT_ALLOWED, "not_allowed")         /* the rules in force do not allow it */           \
+  X(ARB_REF_MUST_PLAY, "must_play")             /* the move named in a wrong claim comes first */  \
+  X(ARB_REF_TIME_BACKWARDS, "time_backwards")   /* t before an earlier event's */                  \
+  X(ARB_REF_CLOCK_STATE, "clock_state")         /* the clock cannot (paused, stopped, ...) */      \
+  X(ARB_REF_FLAG_NOT_FALLEN, "flag_not_fallen") /* the flag claimed has not fallen */              \
+  X(ARB_REF_NO_MEMORY, "no_memory")
+
+typedef enum arb_ref_refusal {
+#define ARB_REF_REFUSAL_ENUM_(name, text) name,
+  ARB_REF_REFUSAL_LIST(ARB_REF_REFUSAL_ENUM_)
+#undef ARB_REF_REFUSAL_ENUM_
+      ARB_REF_REFUSAL_COUNT
+} arb_ref_refusal;
+
+/* "ok", "bad_event", "bad_move", ... as listed; "" out of range. */
+ARB_API const char *arb_ref_refusal_name(arb_ref_refusal refusal);
+
+/* Bits of arb_ref_state.claims: the draws the side to move may claim now (arb_claim_reason). */
+#define ARB_REF_CAN_CLAIM(reason) (1u << (reason))
+
+/* The referee's state after an event — what every answer of a front end shows. */
+typedef struct arb_ref_state {
+  uint8_t has_game; /* 0 until a start or a first event made a game (then nothing else set) */
+  uint8_t over;     /* the game has ended (outcome.result != ARB_RESULT_NONE) */
+  uint8_t timed;    /* the game has a clock */
+  uint8_t claims;   /* ARB_REF_CAN_CLAIM bits, under rule sets with claims; 0 after the end */
+  arb_color turn;   /* the side to move */
+  int ply;          /* plies played */
+  arb_outcome outcome;
+  int8_t draw_offer;           /* the side with an open draw offer, or -1 */
+  int8_t flag_side;            /* the game ended on this side's flag (arb_color), or -1 */
+  arb_flag_reason flag_reason; /* and the verdict's reason (ARB_FLAG_NONE when no flag) */
+  arb_move must_play;   /* the move named in a wrong claim, still to be played, or ARB_MOVE_NONE */
+  arb_game_facts facts; /* repetitions, claimable draws, fivefold, 75 moves, ... (game.h) */
+  int64_t now;          /* the referee's time: the latest event's (0 before any) */
+  /* Timed games (else remaining ARB_CLOCK_NEVER, running -1, flag_at ARB_CLOCK_NEVER): */
+  int64_t remaining_ms[2]; /* each side's time at now (arb_clock_remaining) */
+  int8_t running;          /* whose clock runs (arb_color), or -1 */
+  uint8_t paused;          /* the arbiter stopped the clocks */
+  int64_t flag_at;         /* arb_clock_flag_time: the running side's flag falls after this ms */
+  int64_t deadline;        /* arb_referee_next_deadline */
+} arb_ref_state;
+
+typedef struct arb_ref_decision {
+  arb_status status;       /* ARB_OK: accepted; else refused (see the header comment) */
+  arb_ref_refusal refusal; /* ARB_REF_ACCEPTED, or why not */
+  char message[192];       /* for a person: what was wrong ("" when accepted) */
+  arb_ref_kind kind;       /* the event's kind */
+  uint32_t seq;            /* the event's index in the record (a version for front ends) */
+  /* ARB_REF_MOVE, accepted: */
+  arb_move move;
+  char san[ARB_SAN_MAX];
+  char uci[8];
+  uint8_t late; /* the flag had fallen when the move was made (an unclaimed flag does not stop
+                   play, FIDE 6.8): the move stands, nothing was credited */
+  /* ARB_REF_CLAIM_DRAW, accepted: */
+  uint8_t claimed;
+  arb_claim_verdict verdict; /* correct, penalty_s, became_offer, must_play and intended */
+  char must_play_uci[8];     /* verdict.must_play: the intended move in UCI */
+  /* Time put on a clock by this event (a wrong claim's penalty, an adjustment): */
+  int8_t time_added_to; /* arb_color, or -1 */
+  int64_t time_added_ms;
+  /* The game ended with this event, or with the flag that fell before it: */
+  uint8_t ended;
+  arb_ref_state state; /* after the event */
+} arb_ref_decision;
+
+/* ---- The referee ---- */
+
+typedef struct arb_referee arb_referee;
+
+/* A referee without a game.  Its first event, unless a start, begins a game from the initial
+ * position under `rules`, untimed.  NULL when memory runs out or rules is out of range. */
+ARB_API arb_referee *arb_referee_new(arb_ruleset rules);
+ARB_API void arb_referee_free(arb_referee *ref);
+
+/* Hands one event to the referee and fills *d (may not be NULL).  Returns d->status.
+ * In order: the event's time is checked (ARB_REF_BAD_EVENT when a timed game has none,
+ * ARB_REF_TIME_BACKWARDS; a start may go back: a new game begins a new timeline) and becomes
+ * the referee's time; a flag due by then falls (auto-flag rule sets); then the event is
+ * decided.  A start is checked whole before anything changes (a timed start needs t). */
+ARB_API arb_status arb_referee_event(arb_referee *ref, const arb_ref_event *ev,
+                                     arb_ref_decision *d);
+
+/* The millisecond at which the game changes by itself if no event comes first — the first
+ * millisecond the running side's flag is down, under a rule set whose server sees flags —
+ * or ARB_CLOCK_NEVER (no game, over, untimed, paused, or flags only counted when claimed). */
+ARB_API int64_t arb_referee_next_deadline(const arb_referee *ref);
+
+/* Applies what is due at `now` (as an ARB_REF_STATE event would): a change is recorded as an
+ * ARB_REF_TICK entry.  Fills *d (d->ended when the game ended); refused as events are
+ * (ARB_REF_TIME_BACKWARDS).  Returns d->status. */
+ARB_API arb_status arb_referee_tick(arb_referee *ref, int64_t now, arb_ref_decision *d);
+
+/* The state now (as in a decision).  *out is always written. */
+ARB_API void arb_referee_state_of(const arb_referee *ref, arb_ref_state *out);
+
+/* The game (NULL before the first game) and its clock (NULL for an untimed game). */
+ARB_API const arb_game *arb_referee_game(const arb_referee *ref);
+ARB_API const arb_clock *arb_referee_clock(const arb_referee *ref);
+
+/* ---- The record: every event of the present game, with its time and decision ---- */
+
+typedef struct arb_ref_entry {
+  int64_t t;         /* the event's time (the referee's time when it had none) */
+  arb_ref_kind kind; /* ARB_REF_TICK for changes time made by itself */
+  int8_t by, side;   /* as in the event */
+  uint8_t set;       /* as in the event (adjust_time) */
+  arb_status status; /* the decision */
+  arb_ref_refusal refusal;
+  arb_move move;           /* the move played, or a claim's intended move */
+  arb_claim_reason reason; /* claims */
+  int64_t ms;              /* adjust_time: as in the event */
+  int ply;                 /* the game's plies after the event */
+  /* accepted moves of timed games (else -1): the mover's remaining time after the press and
+   * the time its clock ran for the move */
+  int64_t clock_ms, move_ms;
+  uint8_t ended; /* the game ended here */
+} arb_ref_entry;
+
+/* Events in the record of the present game: the start (or first event) is entry 0. */
+ARB_API uint32_t arb_referee_record_count(const arb_referee *ref);
+/* Entry i (0-based); ARB_ERR_ARGUMENT out of range (then *out is untouched). */
+ARB_API arb_status arb_referee_record_at(const arb_referee *ref, uint32_t i, arb_ref_entry *out);
+
+/* ---- The game as PGN ---- */
+
+#define ARB_REF_PGN_EMT 1u /* also [%emt] (time spent) after each move of a timed game */
+
+/* Writes the present game into w as one PGN game in export format: the setup's tags, Result,
+ * TimeControl (timed games), Termination ("normal", "time forfeit" or "unterminated"),
+ * Variant "Chess960" and SetUp/FEN when it did not start from the initial position; after each
+ * move of a timed game [%clk] (the mover's time after the press) and with ARB_REF_PGN_EMT
+ * [%emt].  ARB_ERR_ARGUMENT without a game; the writer's errors otherwise. */
+ARB_API arb_status arb_referee_write_pgn(const arb_referee *ref, unsigned flags, arb_pgn_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,594 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * referee.c: the procedure engine — one game under a rule set with its clock; typed events in,
+ * typed decisions out (referee.h).
+ *
+ * Every event goes the same way (arb_referee_event): its time is checked and becomes the
+ * referee's; a flag due by then falls (rule sets whose server sees flags); the game exists
+ * (begun under the default rules if no start came); then one handler per kind (handlers[])
+ * decides; any ending stops the clock; the event is recorded; the state is described.  A
+ * handler changes nothing before it knows the event is accepted: a move is tried on a copy of
+ * the clock before the board moves, a start is checked whole before it replaces the game.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "referee/referee_internal.h"
+
+static const char *const kind_names[ARB_REF_KIND_COUNT] = {
+    "start", "move",  "offer_draw", "accept_draw", "decline_draw", "claim_draw", "resign",
+    "flag",  "state", "pause",      "resume",      "adjust_time",  "tick"};
+
+const char *arb_ref_kind_name(arb_ref_kind kind) {
+  return (unsigned)kind < ARB_REF_KIND_COUNT ? kind_names[kind] : "";
+}
+
+arb_status arb_ref_kind_parse(const char *name, size_t len, arb_ref_kind *out) {
+  if (!name || !out) return ARB_ERR_ARGUMENT;
+  for (int k = 0; k < ARB_REF_TICK; k++)
+    if (strlen(kind_names[k]) == len && memcmp(kind_names[k], name, len) == 0) {
+      *out = (arb_ref_kind)k;
+      return ARB_OK;
+    }
+  return ARB_ERR_ARGUMENT;
+}
+
+static const struct {
+  const char *name;
+  arb_status status;
+} refusals[ARB_REF_REFUSAL_COUNT] = {
+    [ARB_REF_ACCEPTED] = {"ok", ARB_OK},
+    [ARB_REF_BAD_EVENT] = {"bad_event", ARB_ERR_ARGUMENT},
+    [ARB_REF_BAD_MOVE] = {"bad_move", ARB_ERR_MOVE_SYNTAX},
+    [ARB_REF_ILLEGAL_MOVE] = {"illegal_move", ARB_ERR_MOVE_ILLEGAL},
+    [ARB_REF_AMBIGUOUS_MOVE] = {"ambiguous_move", ARB_ERR_MOVE_AMBIGUOUS},
+    [ARB_REF_NOT_YOUR_TURN] = {"not_your_turn", ARB_ERR_NOT_YOUR_TURN},
+    [ARB_REF_GAME_OVER] = {"game_over", ARB_ERR_GAME_OVER},
+    [ARB_REF_NO_OFFER] = {"no_offer", ARB_ERR_NO_OFFER},
+    [ARB_REF_NOT_ALLOWED] = {"not_allowed", ARB_ERR_NOT_ALLOWED},
+    [ARB_REF_MUST_PLAY] = {"must_play", ARB_ERR_MUST_PLAY},
+    [ARB_REF_TIME_BACKWARDS] = {"time_backwards", ARB_ERR_TIME_BACKWARDS},
+    [ARB_REF_CLOCK_STATE] = {"clock_state", ARB_ERR_CLOCK_STATE},
+    [ARB_REF_FLAG_NOT_FALLEN] = {"flag_not_fallen", ARB_ERR_FLAG_NOT_FALLEN},
+    [ARB_REF_NO_MEMORY] = {"no_memory", ARB_ERR_NO_MEMORY},
+};
+
+const char *arb_ref_refusal_name(arb_ref_refusal refusal) {
+  return (unsigned)refusal < ARB_REF_REFUSAL_COUNT ? refusals[refusal].name : "";
+}
+
+/* The refusal for a status from a lower layer (bad_event for statuses no refusal has). */
+static arb_ref_refusal refusal_of(arb_status s) {
+  for (int r = 1; r < ARB_REF_REFUSAL_COUNT; r++)
+    if (refusals[r].status == s) return (arb_ref_refusal)r;
+  return ARB_REF_BAD_EVENT;
+}
+
+/* Refuses the event: its status, reason and message (printf-style; NULL: the status's text).
+ * Returns the status, for `return refuse(...)`. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static arb_status
+refuse(arb_ref_decision *d, arb_ref_refusal why, const char *fmt, ...) {
+  d->refusal = why;
+  d->status = refusals[why].status;
+  if (fmt) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    va_end(ap);
+  } else {
+    snprintf(d->message, sizeof d->message, "%s", arb_strerror(d->status));
+  }
+  return d->status;
+}
+
+/* Refuses with the refusal and message of a lower layer's status. */
+static arb_status refuse_status(arb_ref_decision *d, arb_status s) {
+  return refuse(d, refusal_of(s), NULL);
+}
+
+static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"; }
+
+arb_referee *arb_referee_new(arb_ruleset rules) {
+  if (!arb_rules_get(rules)) return NULL;
+  arb_referee *ref = calloc(1, sizeof *ref);
+  if (!ref) return NULL;
+  ref->default_rules = rules;
+  ref->now = -1;
+  ref->flag_side = -1;
+  ref->facts_ply = -1;
+  return ref;
+}
+
+void arb_referee_free(arb_referee *ref) {
+  if (!ref) return;
+  arb_game_free(ref->game);
+  free(ref->tags);
+  free(ref->rec);
+  free(ref);
+}
+
+const arb_game *arb_referee_game(const arb_referee *ref) { return ref->game; }
+const arb_clock *arb_referee_clock(const arb_referee *ref) {
+  return ref->game && ref->timed ? &ref->clock : NULL;
+}
+
+static int game_over(const arb_referee *ref) {
+  return arb_game_outcome(ref->game).result != ARB_RESULT_NONE;
+}
+
+int64_t arb_referee_next_deadline(const arb_referee *ref) {
+  if (!ref->game || !ref->timed || game_over(ref) ||
+      !arb_clock_rules_get(arb_game_rules(ref->game))->auto_flag)
+    return ARB_CLOCK_NEVER;
+  int64_t flag = arb_clock_flag_time(&ref->clock);
+  return flag == ARB_CLOCK_NEVER ? flag : flag + 1;
+}
+
+/* The facts of the present position: the cached ones when they are still those. */
+static int facts_cached(const arb_referee *ref) {
+  return ref->facts_ply == arb_game_ply_count(ref->game) && ref->facts_over == game_over(ref);
+}
+
+/* Fills the cache (the state of every decision reads it). */
+static void refresh_facts(arb_referee *ref) {
+  if (!ref->game || facts_cached(ref)) return;
+  arb_game_facts_of(ref->game, &ref->facts);
+  ref->facts_ply = arb_game_ply_count(ref->game);
+  ref->facts_over = (uint8_t)game_over(ref);
+}
+
+void arb_referee_state_of(const arb_referee *ref, arb_ref_state *s) {
+  memset(s, 0, sizeof *s);
+  s->now = ref->now < 0 ? 0 : ref->now;
+  s->draw_offer = s->flag_side = s->running = -1;
+  s->remaining_ms[0] = s->remaining_ms[1] = s->flag_at = s->deadline = ARB_CLOCK_NEVER;
+  const arb_game *g = ref->game;
+  if (!g) return;
+  s->has_game = 1;
+  s->outcome = arb_game_outcome(g);
+  s->over = s->outcome.result != ARB_RESULT_NONE;
+  s->turn = (arb_color)arb_game_position(g)->turn;
+  s->ply = arb_game_ply_count(g);
+  s->draw_offer = (int8_t)arb_game_draw_offer(g);
+  s->must_play = arb_game_must_play(g);
+  if (facts_cached(ref))
+    s->facts = ref->facts;
+  else
+    arb_game_facts_of(g, &s->facts);
+  if (!s->over && arb_rules_get(arb_game_rules(g))->claims)
+    s->claims =
+        (uint8_t)((s->facts.can_claim_threefold ? ARB_REF_CAN_CLAIM(ARB_CLAIM_THREEFOLD) : 0) |
+                  (s->facts.can_claim_fifty ? ARB_REF_CAN_CLAIM(ARB_CLAIM_FIFTY) : 0));
+  if (ref->flag_side >= 0 && s->outcome.termination == ARB_TERM_TIME_FORFEIT) {
+    s->flag_side = (int8_t)ref->flag_side;
+    s->flag_reason = ref->flag_reason;
+  }
+  if (ref->timed) {
+    s->timed = 1;
+    for (int c = 0; c < 2; c++)
+      s->remaining_ms[c] = arb_clock_remaining(&ref->clock, (arb_color)c, s->now);
+    s->running = (int8_t)arb_clock_running(&ref->clock);
+    s->paused = arb_clock_state_of(&ref->clock) == ARB_CLOCK_PAUSED;
+    s->flag_at = arb_clock_flag_time(&ref->clock);
+    s->deadline = arb_referee_next_deadline(ref);
+  }
+}
+
+/* ---- starting a game ---- */
+
+/* Copies the setup's tags into one block (array, then the strings).  0 on a bad tag name
+ * (message in d) or without memory. */
+static int copy_tags(const arb_ref_setup *su, arb_ref_tag **out, arb_ref_decision *d) {
+  *out = NULL;
+  if (!su->tag_count) return 1;
+  if (!su->tags) return refuse(d, ARB_REF_BAD_EVENT, "tag_count without tags"), 0;
+  size_t bytes = su->tag_count * sizeof(arb_ref_tag);
+  for (size_t i = 0; i < su->tag_count; i++) {
+    const arb_ref_tag *t = &su->tags[i];
+    if (!t->name || !arb_pgn_tag_name_valid(t->name, strlen(t->name)))
+      return refuse(d, ARB_REF_BAD_EVENT, "tag %zu: the name is not a PGN symbol", i + 1), 0;
+    bytes += strlen(t->name) + 1 + (t->value ? strlen(t->value) : 0) + 1;
+  }
+  arb_ref_tag *tags = malloc(bytes);
+  if (!tags) return refuse(d, ARB_REF_NO_MEMORY, NULL), 0;
+  char *p = (char *)(tags + su->tag_count);
+  for (size_t i = 0; i < su->tag_count; i++) {
+    const char *v = su->tags[i].value ? su->tags[i].value : "";
+    size_t nl = strlen(su->tags[i].name) + 1, vl = strlen(v) + 1;
+    memcpy(p, su->tags[i].name, nl);
+    tags[i].name = p;
+    p += nl;
+    memcpy(p, v, vl);
+    tags[i].value = p;
+    p += vl;
+  }
+  *out = tags;
+  return 1;
+}
+
+static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d) {
+  arb_ref_setup su = ARB_REF_SETUP_INIT;
+  su.rules = ref->default_rules;
+  if (ev->setup) su = *ev->setup;
+  if (!arb_rules_get(su.rules))
+    return refuse(d, ARB_REF_BAD_EVENT,
+                  "\"rules\" must be one of fide, fide-rapid, fide-blitz, uscf, online, casual");
+  uint32_t fatal = su.start ? arb_position_problems(su.start) & ARB_FEN_FATAL : 0;
+  if (fatal)
+    return refuse(d, ARB_REF_BAD_EVENT, "the start position cannot be played: %s",
+                  arb_fen_problem_message(fatal & (0u - fatal))); /* the first problem */
+  arb_clock clock;
+  if (su.control) {
+    arb_time_control tc = *su.control;
+    if (su.clock_model >= 0) {
+      if (su.clock_model >= ARB_MODEL_COUNT)
+        return refuse(d, ARB_REF_BAD_EVENT, "\"clock\" must be after_move, before_move or online");
+      tc.model = (uint8_t)su.clock_model;
+    } else {
+      tc.model = arb_clock_rules_get(su.rules)->model;
+    }
+    arb_color first = su.start ? (arb_color)su.start->turn : ARB_WHITE;
+    if (arb_clock_init(&clock, &tc) != ARB_OK)
+      return refuse(d, ARB_REF_BAD_EVENT, "\"control\" is not a valid time control");
+    if (ev->t < 0 || arb_clock_start(&clock, first, ev->t) != ARB_OK)
+      return refuse(d, ARB_REF_BAD_EVENT,
+                    "a timed game needs \"t\" (milliseconds) on its start event");
+  }
+  arb_ref_tag *tags;
+  if (!copy_tags(&su, &tags, d)) return d->status;
+  arb_game *g = arb_game_new(su.start, su.rules);
+  if (!g) {
+    free(tags);
+    return refuse(d, ARB_REF_NO_MEMORY, NULL);
+  }
+  if (su.no_draw_before) arb_game_set_no_draw_before(g, su.no_draw_before);
+  arb_game_free(ref->game);
+  ref->game = g;
+  free(ref->tags);
+  ref->tags = tags;
+  ref->ntags = su.tag_count;
+  ref->timed = su.control != NULL;
+  if (ref->timed) ref->clock = clock;
+  ref->flag_side = -1;
+  ref->flag_reason = ARB_FLAG_NONE;
+  ref->facts_ply = -1;
+  arb__ref_record_clear(ref);
+  return ARB_OK;
+}
+
+/* ---- moves ---- */
+
+/* The move an event names: its text read leniently, else its arb_move, which must be legal. */
+static arb_status read_move(const arb_position *p, const arb_ref_event *ev, arb_move *m,
+                            arb_ref_decision *d, const char *what) {
+  if (!ev->text) {
+    *m = ev->move;
+    if (arb_is_legal(p, ev->move)) return ARB_OK;
+    return refuse(d, ARB_REF_ILLEGAL_MOVE, "%s%s", what, "not a legal move in this position");
+  }
+  arb_san_error err;
+  arb_status s = arb_move_read(p, ev->text, ev->text_len, 0, m, &err);
+  if (s == ARB_OK) return ARB_OK;
+  arb_ref_refusal why = *what                         ? ARB_REF_ILLEGAL_MOVE
+                        : s == ARB_ERR_MOVE_SYNTAX    ? ARB_REF_BAD_MOVE
+                        : s == ARB_ERR_MOVE_AMBIGUOUS ? ARB_REF_AMBIGUOUS_MOVE
+                                                      : ARB_REF_ILLEGAL_MOVE;
+  return refuse(d, why, "%s%s", what, err.message);
+}
+
+static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                          arb_ref_entry *e) {
+  if (!ev->text && ev->move == ARB_MOVE_NONE)
+    return refuse(d, ARB_REF_BAD_EVENT, "\"move\" needs \"move\": a move in SAN or UCI");
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  const arb_position *p = arb_game_position(ref->game);
+  if (ev->by >= 0 && ev->by != p->turn) return refuse_status(d, ARB_ERR_NOT_YOUR_TURN);
+  arb_move m;
+  if (read_move(p, ev, &m, d, "") != ARB_OK) return d->status;
+  arb_color mover = (arb_color)p->turn;
+  char san[ARB_SAN_MAX], uci[8];
+  arb_san_write(p, m, san, sizeof san);
+  arb_uci_write(p, m, uci, sizeof uci);
+  if (ref->timed) {
+    /* The board and the clock move together or not at all: try the press on a copy first. */
+    arb_clock trial = ref->clock;
+    arb_status s = arb_clock_press(&trial, mover, ev->t, 0, NULL);
+    if (s != ARB_OK)
+      return refuse(d, s == ARB_ERR_TIME_BACKWARDS ? ARB_REF_TIME_BACKWARDS : ARB_REF_CLOCK_STATE,
+                    "the clock cannot take this move: %s", arb_strerror(s));
+  }
+  arb_status s = arb_game_play(ref->game, m);
+  if (s != ARB_OK) return refuse_status(d, s);
+  d->move = e->move = m;
+  memcpy(d->san, san, sizeof san);
+  memcpy(d->uci, uci, sizeof uci);
+  if (ref->timed) {
+    /* A game-ending move is complete without a press (FIDE 6.2.1.1): time charged, no
+     * increment, the clock stops. */
+    arb_press_info info;
+    unsigned flags = game_over(ref) ? ARB_PRESS_ENDS_GAME : 0;
+    if (arb_clock_press(&ref->clock, mover, ev->t, flags, &info) == ARB_OK) {
+      d->late = info.late; /* the flag fell during the move */
+      e->move_ms = info.move_ms;
+    }
+    e->clock_ms = arb_clock_remaining(&ref->clock, mover, ev->t);
+  }
+  return ARB_OK;
+}
+
+/* ---- offers, claims, resignation ---- */
+
+static arb_status need_by(const arb_ref_event *ev, arb_ref_decision *d) {
+  if (ev->by == ARB_WHITE || ev->by == ARB_BLACK) return ARB_OK;
+  return refuse(d, ARB_REF_BAD_EVENT, "\"%s\" needs \"by\": \"white\" or \"black\"",
+                arb_ref_kind_name(ev->kind));
+}
+
+static arb_status ev_player(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                            arb_ref_entry *e) {
+  (void)e;
+  if (need_by(ev, d)) return d->status;
+  arb_color by = (arb_color)ev->by;
+  arb_status s = ev->kind == ARB_REF_OFFER_DRAW     ? arb_game_offer_draw(ref->game, by)
+                 : ev->kind == ARB_REF_ACCEPT_DRAW  ? arb_game_accept_draw(ref->game, by)
+                 : ev->kind == ARB_REF_DECLINE_DRAW ? arb_game_decline_draw(ref->game, by)
+                                                    : arb_game_resign(ref->game, by);
+  if (s == ARB_ERR_NOT_ALLOWED && ev->kind == ARB_REF_ACCEPT_DRAW)
+    return refuse(d, ARB_REF_NOT_ALLOWED,
+                  "no agreed draw yet: each player must have moved (FIDE 5.2.3) and the "
+                  "event's minimum move number must be reached");
+  return s == ARB_OK ? ARB_OK : refuse_status(d, s);
+}
+
+static arb_status ev_claim(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                           arb_ref_entry *e) {
+  if (need_by(ev, d)) return d->status;
+  if (ev->reason != ARB_CLAIM_THREEFOLD && ev->reason != ARB_CLAIM_FIFTY)
+    return refuse(d, ARB_REF_BAD_EVENT,
+                  "\"claim_draw\" needs \"reason\": \"threefold\" or \"fifty\"");
+  const arb_position *p = arb_game_position(ref->game);
+  arb_move intended = ARB_MOVE_NONE;
+  if ((ev->text || ev->move != ARB_MOVE_NONE) &&
+      read_move(p, ev, &intended, d, "intended move: ") != ARB_OK)
+    return d->status;
+  e->move = intended;
+  /* The intended move's UCI, written before the claim (p is the position it is legal in). */
+  char uci[8] = "";
+  if (intended != ARB_MOVE_NONE) arb_uci_write(p, intended, uci, sizeof uci);
+  arb_claim_verdict v;
+  arb_status s = arb_game_claim(ref->game, (arb_color)ev->by, ev->reason, intended, &v);
+  if (s != ARB_OK) return refuse_status(d, s);
+  d->claimed = 1;
+  d->verdict = v;
+  if (v.must_play) memcpy(d->must_play_uci, uci, sizeof uci);
+  if (!v.correct) {
+    /* The penalty is time for the opponent — unless the opponent's flag is already down: time
+     * added then must not lift it (the claimant may still call it). */
+    arb_color opp = (arb_color)(ev->by ^ 1);
+    if (ref->timed && v.penalty_s && !arb_clock_flag_fallen(&ref->clock, opp, ev->t) &&
+        arb_clock_adjust(&ref->clock, opp, (int64_t)v.penalty_s * 1000, ev->t) == ARB_OK) {
+      d->time_added_to = (int8_t)opp;
+      d->time_added_ms = (int64_t)v.penalty_s * 1000;
+    }
+  }
+  return ARB_OK;
+}
+
+/* ---- time ---- */
+
+/* Ends the game on `side`'s flag with the clock layer's verdict for the rule set. */
+static void flag_falls(arb_referee *ref, arb_color side, int64_t t) {
+  arb_flag_verdict v = arb_game_flag_fall(ref->game, side);
+  if (v.result != ARB_RESULT_NONE && v.reason != ARB_FLAG_GAME_OVER &&
+      arb_game_time_forfeit(ref->game, side, v.result) == ARB_OK) {
+    ref->flag_side = side;
+    ref->flag_reason = v.reason;
+  }
+  arb_clock_stop(&ref->clock, t);
+}
+
+static arb_status need_clock(const arb_referee *ref, arb_ref_decision *d) {
+  if (ref->timed) return ARB_OK;
+  return refuse(d, ARB_REF_NOT_ALLOWED, "the game has no clock (start it with a \"control\")");
+}
+
+static arb_status need_side(const arb_ref_event *ev, arb_ref_decision *d, const char *whose) {
+  if (ev->side == ARB_WHITE || ev->side == ARB_BLACK) return ARB_OK;
+  return refuse(d, ARB_REF_BAD_EVENT, "\"%s\" needs \"side\": \"white\" or \"black\" (%s)",
+                arb_ref_kind_name(ev->kind), whose);
+}
+
+static arb_status ev_flag(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                          arb_ref_entry *e) {
+  (void)e;
+  if (need_side(ev, d, "whose flag fell") || need_clock(ref, d)) return d->status;
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  arb_color side = (arb_color)ev->side, other = (arb_color)(ev->side ^ 1);
+  if (arb_clock_check_flag(&ref->clock, side, ev->t) != ARB_OK)
+    return refuse(d, ARB_REF_FLAG_NOT_FALLEN, "%s still has %lld ms", color_name(side),
+                  (long long)arb_clock_remaining(&ref->clock, side, ev->t));
+  /* Both flags down: the one that fell first decides (a clock always knows the order). */
+  if (arb_clock_flag_fallen(&ref->clock, other, ev->t) &&
+      arb_clock_flag_fell_at(&ref->clock, other, ev->t) <
+          arb_clock_flag_fell_at(&ref->clock, side, ev->t))
+    side = other;
+  flag_falls(ref, side, ev->t);
+  return ARB_OK;
+}
+
+static arb_status ev_state(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                           arb_ref_entry *e) {
+  (void)ref, (void)ev, (void)d, (void)e;
+  return ARB_OK;
+}
+
+static arb_status ev_pause(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                           arb_ref_entry *e) {
+  (void)e;
+  if (need_clock(ref, d)) return d->status;
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  int pause = ev->kind == ARB_REF_PAUSE;
+  arb_status s = pause ? arb_clock_pause(&ref->clock, ev->t) : arb_clock_resume(&ref->clock, ev->t);
+  if (s == ARB_ERR_CLOCK_STATE)
+    return refuse(d, ARB_REF_CLOCK_STATE,
+                  pause ? "the clock is not running" : "the clock is not paused");
+  return s == ARB_OK ? ARB_OK : refuse_status(d, s);
+}
+
+static arb_status ev_adjust(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                            arb_ref_entry *e) {
+  (void)e;
+  if (need_side(ev, d, "whose clock") || need_clock(ref, d)) return d->status;
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  if (ev->set ? ev->ms < 0 || ev->ms > ARB_CLOCK_MS_MAX
+              : ev->ms < -ARB_CLOCK_MS_MAX || ev->ms > ARB_CLOCK_MS_MAX)
+    return refuse(d, ARB_REF_BAD_EVENT, "\"ms\" is out of range");
+  arb_color side = (arb_color)ev->side;
+  int64_t before = arb_clock_remaining(&ref->clock, side, ev->t);
+  arb_status s = ev->set ? arb_clock_set(&ref->clock, side, ev->ms, ev->t)
+                         : arb_clock_adjust(&ref->clock, side, ev->ms, ev->t);
+  if (s != ARB_OK) return refuse_status(d, s);
+  int64_t after = arb_clock_remaining(&ref->clock, side, ev->t);
+  if (before != ARB_CLOCK_NEVER && after != ARB_CLOCK_NEVER) {
+    d->time_added_to = (int8_t)side;
+    d->time_added_ms = after - before;
+  }
+  return ARB_OK;
+}
+
+typedef arb_status (*handler)(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                              arb_ref_entry *e);
+
+static const handler handlers[ARB_REF_TICK] = {
+    [ARB_REF_MOVE] = ev_move,          [ARB_REF_OFFER_DRAW] = ev_player,
+    [ARB_REF_ACCEPT_DRAW] = ev_player, [ARB_REF_DECLINE_DRAW] = ev_player,
+    [ARB_REF_CLAIM_DRAW] = ev_claim,   [ARB_REF_RESIGN] = ev_player,
+    [ARB_REF_FLAG] = ev_flag,          [ARB_REF_STATE] = ev_state,
+    [ARB_REF_PAUSE] = ev_pause,        [ARB_REF_RESUME] = ev_pause,
+    [ARB_REF_ADJUST_TIME] = ev_adjust,
+};
+
+/* ---- the event loop ---- */
+
+static arb_ref_entry entry_of(const arb_ref_event *ev, int64_t t) {
+  arb_ref_entry e;
+  memset(&e, 0, sizeof e);
+  e.t = t;
+  e.kind = ev->kind;
+  e.by = ev->by;
+  e.side = ev->side;
+  e.set = ev->set;
+  e.reason = ev->reason;
+  e.ms = ev->ms;
+  e.clock_ms = e.move_ms = -1;
+  return e;
+}
+
+/* Completes the decision and records the event (when there is a game to record it in).
+ * was_over: the game had ended before the event's handler ran. */
+static arb_status finish(arb_referee *ref, arb_ref_entry *e, arb_ref_decision *d, int was_over) {
+  if (ref->game) {
+    if (ref->timed && game_over(ref)) arb_clock_stop(&ref->clock, ref->now < 0 ? 0 : ref->now);
+    e->ended = !was_over && game_over(ref);
+    if (e->ended) d->ended = 1;
+    e->status = d->status;
+    e->refusal = d->refusal;
+    e->ply = arb_game_ply_count(ref->game);
+    d->seq = ref->nrec;
+    arb__ref_record(ref, e);
+  }
+  refresh_facts(ref);
+  arb_referee_state_of(ref, &d->state);
+  return d->status;
+}
+
+/* Under rule sets whose server sees flags, the running side's flag falls by itself at t; the
+ * fall is recorded as a tick.  Returns 1 if the game ended. */
+static int auto_flag(arb_referee *ref, int64_t t) {
+  if (!ref->game || !ref->timed || game_over(ref) ||
+      !arb_clock_rules_get(arb_game_rules(ref->game))->auto_flag)
+    return 0;
+  int running = arb_clock_running(&ref->clock);
+  if (running < 0 || !arb_clock_flag_fallen(&ref->clock, (arb_color)running, t)) return 0;
+  /* The tick happened when the flag fell, not when it was noticed. */
+  int64_t fell = arb_clock_flag_fell_at(&ref->clock, (arb_color)running, t);
+  flag_falls(ref, (arb_color)running, t);
+  arb_ref_event tick = ARB_REF_EVENT_INIT(ARB_REF_TICK, fell);
+  tick.side = (int8_t)running;
+  arb_ref_entry e = entry_of(&tick, fell == ARB_CLOCK_NEVER ? t : fell);
+  e.ply = arb_game_ply_count(ref->game);
+  e.ended = 1;
+  arb__ref_record(ref, &e);
+  return 1;
+}
+
+static void decision_init(arb_ref_decision *d, arb_ref_kind kind) {
+  memset(d, 0, sizeof *d);
+  d->kind = kind;
+  d->time_added_to = -1;
+}
+
+arb_status arb_referee_event(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d) {
+  decision_init(d, ev->kind);
+  if ((unsigned)ev->kind >= ARB_REF_TICK) { /* not an event: nothing to record */
+    refuse(d, ARB_REF_BAD_EVENT, "unknown event kind %d", (int)ev->kind);
+    arb_referee_state_of(ref, &d->state);
+    return d->status;
+  }
+  int64_t t = ev->t;
+  arb_ref_entry e = entry_of(ev, ref->now < 0 ? 0 : ref->now);
+  int was_over = ref->game && game_over(ref);
+  int starting = ev->kind == ARB_REF_START;
+  int timed = starting ? ev->setup && ev->setup->control : ref->timed;
+  if (t != ARB_REF_NO_TIME && (t < 0 || t > ARB_CLOCK_TIME_MAX)) {
+    refuse(d, ARB_REF_BAD_EVENT, "\"t\" must be a whole number of milliseconds, 0 or more");
+  } else if (timed && t == ARB_REF_NO_TIME && ev->kind != ARB_REF_STATE) {
+    refuse(d, ARB_REF_BAD_EVENT, "a timed game needs \"t\" (milliseconds) on every event");
+  } else if (t != ARB_REF_NO_TIME && t < ref->now && !starting) {
+    refuse(d, ARB_REF_TIME_BACKWARDS, "\"t\" %lld is before the previous event's %lld",
+           (long long)t, (long long)ref->now);
+  }
+  if (d->status != ARB_OK) return finish(ref, &e, d, was_over);
+  if (t == ARB_REF_NO_TIME) t = ref->now < 0 ? 0 : ref->now;
+  int64_t before = ref->now;
+  ref->now = e.t = t; /* the event happened then, whatever it is answered */
+  if (!starting && auto_flag(ref, t)) d->ended = 1;
+  was_over = ref->game && game_over(ref);
+  if (!ref->game && !starting && !(ref->game = arb_game_new(NULL, ref->default_rules))) {
+    refuse(d, ARB_REF_NO_MEMORY, NULL);
+    return finish(ref, &e, d, was_over);
+  }
+  arb_ref_event local = *ev;
+  local.t = t;
+  if (!starting) {
+    handlers[ev->kind](ref, &local, d, &e);
+  } else if (ev_start(ref, &local, d) == ARB_OK) {
+    was_over = 0;
+  } else {
+    ref->now = before; /* a start that failed leaves the game under way, and its time */
+    e.t = before < 0 ? 0 : before;
+  }
+  return finish(ref, &e, d, was_over);
+}
+
+arb_status arb_referee_tick(arb_referee *ref, int64_t now, arb_ref_decision *d) {
+  decision_init(d, ARB_REF_TICK);
+  if (now < 0 || now > ARB_CLOCK_TIME_MAX) {
+    refuse(d, ARB_REF_BAD_EVENT, "\"t\" must be a whole number of milliseconds, 0 or more");
+  } else if (now < ref->now) {
+    refuse(d, ARB_REF_TIME_BACKWARDS, "\"t\" %lld is before the previous event's %lld",
+           (long long)now, (long long)ref->now);
+  } else {
+    ref->now = now;
+    d->ended = (uint8_t)auto_flag(ref, now);
+    d->seq = d->ended ? ref->nrec - 1 : ref->nrec; /* the tick's entry, or none */
+  }
+  refresh_facts(ref);
+  arb_referee_state_of(ref, &d->state);
+  return d->status;
+}
