@@ -3,14 +3,16 @@
  * fuzz_referee_api.c: libFuzzer target for the referee layer's C API (arbiter/referee.h), with
  * the JSON codec of `arbiter referee` (tools/referee.c) fed the same events beside it.
  *
- * Input: byte 0 picks the rule set, byte 1 the time control and byte 2 the start position;
- * then every 4 bytes are one event: kind (any value, invalid ones too), player/side (-1, white,
- * black), a time step (forwards, sometimes backwards or absent) and an argument (which legal
- * move, or a bad one; a claim's reason and intended move; an adjustment).  Checks, after every
- * event:
+ * Input: byte 0 picks the rule set, lag compensation and a first-move limit, byte 1 the time
+ * control and byte 2 the start position; then every 4 bytes are one event: kind (any value,
+ * invalid ones too), player/side (-1, white, black) and the auto-queen flag, a time step
+ * (forwards, sometimes backwards or absent) and an argument (which legal move, or a bad one; a
+ * premove's squares; a claim's reason and intended move; an adjustment; a lag).  Checks, after
+ * every event:
  *   - a decision is accepted exactly when its refusal is ARB_REF_ACCEPTED, and a refused one
  *     has a message and changes neither the board nor the outcome — unless a flag fell before
- *     it (then the game ended on time, and the decision says so);
+ *     it (then the game ended on time or was aborted by the first-move limit, and the decision
+ *     says so);
  *   - a game that is over stays over, and every move then is refused as game_over;
  *   - the referee's time never goes back within a game; clocks are never negative; a deadline
  *     lies after the present time;
@@ -47,7 +49,7 @@ static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"
 
 /* The same event as a JSON line for the codec (malloc'd). */
 static char *as_json(const arb_ref_event *ev, const char *fen, const char *control,
-                     arb_ruleset rules) {
+                     const arb_ref_setup *su) {
   json_t *j = json_object();
   json_object_set_new(j, "type", json_string(arb_ref_kind_name(ev->kind)));
   if (ev->t >= 0) json_object_set_new(j, "t", json_integer(ev->t));
@@ -58,8 +60,12 @@ static char *as_json(const arb_ref_event *ev, const char *fen, const char *contr
   if (ev->reason == ARB_CLAIM_FIFTY) json_object_set_new(j, "reason", json_string("fifty"));
   if (ev->kind == ARB_REF_ADJUST_TIME)
     json_object_set_new(j, ev->set ? "set_ms" : "add_ms", json_integer(ev->ms));
+  if (ev->flags & ARB_REF_AUTO_QUEEN) json_object_set_new(j, "auto_queen", json_true());
+  if (ev->lag_ms) json_object_set_new(j, "lag", json_integer(ev->lag_ms));
   if (ev->kind == ARB_REF_START) {
-    json_object_set_new(j, "rules", json_string(arb_rules_get(rules)->name));
+    json_object_set_new(j, "rules", json_string(arb_rules_get(su->rules)->name));
+    json_object_set_new(j, "lag_compensation", json_boolean(su->lag_compensation));
+    json_object_set_new(j, "first_move_ms", json_integer(su->first_move_ms));
     json_object_set_new(j, "fen", json_string(fen));
     if (control) json_object_set_new(j, "control", json_string(control));
   }
@@ -99,6 +105,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   setup.rules = rules;
   setup.start = &pos;
   setup.control = control ? &tc : NULL;
+  setup.lag_compensation = (data[0] / ARB_RULES_COUNT) & 1;
+  setup.first_move_ms = (data[0] / ARB_RULES_COUNT) & 2 ? 15000 : 0;
 
   arb_referee *ref = arb_referee_new(rules);
   ref_state *codec = ref_state_new(rules);
@@ -110,6 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     arb_ref_event ev = ARB_REF_EVENT_INIT((arb_ref_kind)(b[0] % (ARB_REF_KIND_COUNT + 2)), t);
     int who = b[1] % 3 - 1;
     ev.by = ev.side = (int8_t)who;
+    if (b[1] & 0x80) ev.flags = ARB_REF_AUTO_QUEEN;
     /* time: mostly forwards by 0 .. 8 s, sometimes absent, sometimes back a little */
     if ((b[2] & 0xf0) == 0xf0) {
       ev.t = ARB_REF_NO_TIME;
@@ -132,6 +141,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
       ev.text = text;
       ev.text_len = strlen(text);
+    }
+    if (ev.kind == ARB_REF_MOVE) ev.lag_ms = (int64_t)((b[1] >> 3) & 7) * 400;
+    if (ev.kind == ARB_REF_PREMOVE) {
+      /* any squares: often legal when its turn comes, often not */
+      int from = b[3] & 63, to = (b[3] * 7 + (b[1] >> 2)) & 63;
+      snprintf(text, sizeof text, "%c%c%c%c", 'a' + from % 8, '1' + from / 8, 'a' + to % 8,
+               '1' + to / 8);
+      ev.text = text;
+      ev.text_len = 4;
     }
     if (ev.kind == ARB_REF_CLAIM_DRAW) ev.reason = (arb_claim_reason)(b[3] % 3);
     if (ev.kind == ARB_REF_ADJUST_TIME) {
@@ -167,7 +185,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!d.ended)
           FUZZ_CHECK_CTX(st->outcome.result == before.outcome.result, ctx);
         else
-          FUZZ_CHECK_CTX(st->outcome.termination == ARB_TERM_TIME_FORFEIT, ctx);
+          FUZZ_CHECK_CTX(st->aborted || st->outcome.termination == ARB_TERM_TIME_FORFEIT, ctx);
       }
       if (before.over && !restarted) {
         FUZZ_CHECK_CTX(st->over && st->outcome.result == before.outcome.result, ctx);
@@ -177,7 +195,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                          ctx);
       }
       if (!restarted && before.has_game) FUZZ_CHECK_CTX(st->now >= before.now, ctx);
-      FUZZ_CHECK_CTX(st->over == (st->outcome.result != ARB_RESULT_NONE), ctx);
+      FUZZ_CHECK_CTX(st->over == (st->aborted || st->outcome.result != ARB_RESULT_NONE), ctx);
+      if (st->aborted) FUZZ_CHECK_CTX(st->outcome.result == ARB_RESULT_NONE, ctx);
       for (int c = 0; c < 2; c++)
         FUZZ_CHECK_CTX(st->remaining_ms[c] >= 0, ctx);
       if (st->deadline != ARB_CLOCK_NEVER) FUZZ_CHECK_CTX(st->deadline > st->now, ctx);
@@ -185,14 +204,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       uint32_t grown = arb_referee_record_count(ref);
       if (restarted)
         FUZZ_CHECK_CTX(grown == 1, ctx);
-      else if (valid_kind && before.has_game)
-        FUZZ_CHECK_CTX(grown == nrec + 1 || (d.ended && grown == nrec + 2), ctx);
-      if (valid_kind) FUZZ_CHECK_CTX(d.seq == grown - 1, ctx);
+      else if (valid_kind && before.has_game) {
+        /* [a tick,] the event, [the premove it let through] */
+        uint32_t at = nrec;
+        arb_ref_entry en;
+        FUZZ_CHECK_CTX(arb_referee_record_at(ref, at, &en) == ARB_OK, ctx);
+        if (en.kind == ARB_REF_TICK && ev.kind != ARB_REF_TICK) {
+          FUZZ_CHECK_CTX(d.ended && en.ended, ctx);
+          FUZZ_CHECK_CTX(arb_referee_record_at(ref, ++at, &en) == ARB_OK, ctx);
+        }
+        FUZZ_CHECK_CTX(en.kind == ev.kind && en.status == s && d.seq == at, ctx);
+        FUZZ_CHECK_CTX(grown == at + 1 + d.premove.played, ctx);
+      }
+      /* a premove is played only after an accepted move, by the other side, at no cost */
+      if (d.premove.played) {
+        FUZZ_CHECK_CTX(ev.kind == ARB_REF_MOVE && s == ARB_OK, ctx);
+        arb_ref_entry pe;
+        FUZZ_CHECK(arb_referee_record_at(ref, grown - 1, &pe) == ARB_OK);
+        FUZZ_CHECK_CTX(pe.flags & ARB_REF_FROM_PREMOVE, ctx);
+        FUZZ_CHECK_CTX(!st->timed || pe.move_ms <= 0, ctx);
+      }
     }
 
     /* the codec: same decision, same state */
     if (valid_kind && ev.kind != ARB_REF_TICK) {
-      char *line = as_json(&ev, fen, control, rules);
+      char *line = as_json(&ev, fen, control, &setup);
       char *answer = referee_answer(codec, line, strlen(line), 1);
       FUZZ_CHECK(line && answer);
       json_t *a = json_loads(answer, 0, NULL);

@@ -1248,3 +1248,50 @@ Test(clock, property_random_games) {
   cr_assert_gt(flags, 10);
   cr_assert_gt(boundaries, 10);
 }
+
+/* lichess's lag compensation (scalachess LagTracker.onMove, RULES.md K13): for 3+0 the gain is
+ * 87 cs, the quota starts at 261 cs and is capped at 609 cs; each move is forgiven
+ * min(lag, quota) and the quota becomes min(quota + gain - forgiven, cap). */
+Test(clock, lag_tracker_and_compensated_press) {
+  arb_time_control tc;
+  cr_assert_eq(arb_tc_parse("3+0", 3, ARB_TC_HUMAN, &tc, NULL), ARB_OK);
+  arb_lag_tracker t = arb_lag_tracker_init(&tc);
+  cr_assert_eq(t.quota_ms, 2610);
+  cr_assert_eq(t.gain_ms, 870);
+  cr_assert_eq(t.max_ms, 6090);
+  cr_assert_eq(arb_lag_grace(&t), 2000, "the grace is at most 2 s");
+  cr_assert_eq(arb_lag_credit(&t, 3000), 2610, "no more than the quota");
+  cr_assert_eq(t.quota_ms, 870);
+  cr_assert_eq(arb_lag_grace(&t), 870);
+  cr_assert_eq(arb_lag_credit(&t, -5), 0, "a negative lag counts as none");
+  cr_assert_eq(t.quota_ms, 1740);
+  for (int i = 0; i < 10; i++)
+    arb_lag_credit(&t, 0);
+  cr_assert_eq(t.quota_ms, 6090, "capped at 7 gains");
+  arb_time_control none = {0};
+  t = arb_lag_tracker_init(&none);
+  cr_assert_eq(arb_lag_credit(&t, 500), 0, "no periods, no compensation");
+
+  /* A press 1 s after the flag time with 1.5 s of lag forgiven is in time, with 0.5 s left. */
+  arb_clock c;
+  cr_assert_eq(arb_tc_parse("1+0", 3, ARB_TC_HUMAN, &tc, NULL), ARB_OK);
+  cr_assert_eq(arb_clock_init(&c, &tc), ARB_OK);
+  cr_assert_eq(arb_clock_start(&c, ARB_WHITE, 0), ARB_OK);
+  arb_press_info info;
+  cr_assert_eq(arb_clock_press_lag(&c, ARB_WHITE, 61000, 1500, 0, &info), ARB_OK);
+  cr_assert_eq(info.late, 0);
+  cr_assert_eq(info.comp_ms, 1500);
+  cr_assert_eq(info.move_ms, 59500);
+  cr_assert_eq(arb_clock_remaining(&c, ARB_WHITE, 61000), 500);
+  cr_assert_eq(arb_clock_remaining(&c, ARB_BLACK, 62000), 59000, "Black's clock runs from 61 s");
+  cr_assert_eq(arb_clock_elapsed(&c, ARB_WHITE, 62000), 59500);
+  /* Black, 61 s on a 60 s clock with 0.9 s forgiven, is 0.1 s late: the flag is recorded where
+   * the forgiven time would have run out */
+  cr_assert_eq(arb_clock_press_lag(&c, ARB_BLACK, 122000, 900, 0, &info), ARB_OK);
+  cr_assert_eq(info.late, 1);
+  cr_assert_eq(arb_clock_flag_fell_at(&c, ARB_BLACK, 122000), 121900);
+  /* the compensation never exceeds the move's time; a negative one is an error */
+  cr_assert_eq(arb_clock_press_lag(&c, ARB_WHITE, 122100, 5000, 0, &info), ARB_OK);
+  cr_assert_eq(info.comp_ms, 100);
+  cr_assert_eq(arb_clock_press_lag(&c, ARB_BLACK, 122200, -1, 0, &info), ARB_ERR_ARGUMENT);
+}

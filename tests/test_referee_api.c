@@ -773,3 +773,233 @@ Test(referee_api, the_json_codec_prints_the_same_decisions) {
   ref_state_free(st);
   arb_referee_free(r);
 }
+
+/* ---- online play: premoves, abort, the first-move limit, lag, auto-queen ---- */
+
+static arb_ref_decision premove(arb_referee *r, int by, const char *text, int64_t t) {
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_PREMOVE, t);
+  ev.by = (int8_t)by;
+  ev.text = text;
+  ev.text_len = text ? strlen(text) : 0;
+  arb_ref_decision d;
+  arb_referee_event(r, &ev, &d);
+  return d;
+}
+
+static arb_ref_decision start_online(arb_referee *r, const char *control, int lag,
+                                     int64_t first_move_ms) {
+  arb_time_control tc;
+  cr_assert_eq(arb_tc_parse(control, strlen(control), ARB_TC_HUMAN, &tc, NULL), ARB_OK);
+  arb_ref_setup su = ARB_REF_SETUP_INIT;
+  su.rules = ARB_RULES_ONLINE;
+  su.control = &tc;
+  su.lag_compensation = (uint8_t)lag;
+  su.first_move_ms = first_move_ms;
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_START, 0);
+  ev.setup = &su;
+  arb_ref_decision d;
+  arb_referee_event(r, &ev, &d);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  return d;
+}
+
+Test(referee_api, premoves) {
+  arb_referee *r = fresh(ARB_RULES_ONLINE);
+  start_online(r, "3+0", 0, 0);
+  MOVES(r, 100, 100, "e4", "e5"); /* untimed first moves; White's clock runs from 200 */
+  arb_ref_decision d = premove(r, ARB_WHITE, "g1f3", 300);
+  cr_assert_eq(d.refusal, ARB_REF_NOT_ALLOWED, "White is on move: no premove");
+  d = premove(r, ARB_BLACK, "b8c6", 300);
+  cr_assert_eq(d.status, ARB_OK);
+  cr_assert_str_eq(d.state.premove[ARB_BLACK], "b8c6");
+  d = premove(r, ARB_BLACK, "g8f6", 400); /* replaces it */
+  cr_assert_str_eq(d.state.premove[ARB_BLACK], "g8f6");
+  /* White moves at 5.2 s: Black's premove is played at once, at no cost to Black's clock */
+  uint32_t n = arb_referee_record_count(r);
+  d = move(r, "Nf3", 5200);
+  cr_assert_eq(d.status, ARB_OK);
+  cr_assert(d.premove.played);
+  cr_assert_str_eq(d.premove.san, "Nf6");
+  cr_assert_eq(d.state.ply, 4);
+  cr_assert_eq(d.state.turn, ARB_WHITE);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 180000 - 5000);
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 180000, "a premove costs nothing");
+  cr_assert_str_eq(d.state.premove[ARB_BLACK], "");
+  cr_assert_eq(d.seq, n);
+  cr_assert_eq(arb_referee_record_count(r), n + 2, "the move and the premove");
+  arb_ref_entry e;
+  arb_referee_record_at(r, n + 1, &e);
+  cr_assert_eq(e.kind, ARB_REF_MOVE);
+  cr_assert(e.flags & ARB_REF_FROM_PREMOVE);
+  cr_assert_eq(e.move_ms, 0);
+  cr_assert_eq(e.t, 5200);
+  /* a premove that is illegal when its turn comes is dropped, and the player is told why */
+  premove(r, ARB_BLACK, "f6e4", 5300); /* Nxe4 — but White defends by moving the pawn on */
+  d = move(r, "Nc3", 6000);
+  cr_assert_eq(d.status, ARB_OK);
+  cr_assert(!d.premove.dropped && d.premove.played, "Nxe4 is still legal after Nc3");
+  premove(r, ARB_BLACK, "e4d2", 6100); /* no piece can do that after White's next move */
+  d = move(r, "Nxe4", 7000);
+  cr_assert(d.premove.dropped);
+  cr_assert_eq(d.premove.refusal, ARB_REF_ILLEGAL_MOVE);
+  cr_assert_eq(d.state.turn, ARB_BLACK, "Black must move itself");
+  cr_assert_str_eq(d.state.premove[ARB_BLACK], "");
+  /* cancel */
+  premove(r, ARB_WHITE, "d2d4", 7100);
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_CANCEL_PREMOVE, 7200);
+  ev.by = ARB_WHITE;
+  arb_referee_event(r, &ev, &d);
+  cr_assert_eq(d.status, ARB_OK);
+  cr_assert_str_eq(d.state.premove[ARB_WHITE], "");
+  d = move(r, "d6", 8000);
+  cr_assert_eq(d.premove.played + d.premove.dropped, 0);
+  cr_assert_eq(d.state.turn, ARB_WHITE);
+  cr_assert_eq(premove(r, ARB_BLACK, "", 8100).refusal, ARB_REF_BAD_EVENT);
+  cr_assert_eq(premove(r, ARB_BLACK, "zz", 8100).refusal, ARB_REF_BAD_MOVE);
+  arb_referee_free(r);
+  /* a premove that mates ends the game */
+  r = fresh(ARB_RULES_FIDE);
+  MOVES(r, ARB_REF_NO_TIME, 0, "f3", "e5");
+  premove(r, ARB_BLACK, "Qh4#", ARB_REF_NO_TIME);
+  d = move(r, "g4", ARB_REF_NO_TIME);
+  cr_assert(d.premove.played);
+  cr_assert(d.ended);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_CHECKMATE);
+  cr_assert_eq(premove(r, ARB_WHITE, "a3", ARB_REF_NO_TIME).refusal, ARB_REF_GAME_OVER);
+  arb_referee_free(r);
+}
+
+Test(referee_api, abort_and_the_first_move_limit) {
+  arb_referee *r = fresh(ARB_RULES_ONLINE);
+  start_online(r, "3+0", 0, 0);
+  move(r, "e4", 1000);
+  arb_ref_decision d = event(r, ARB_REF_ABORT, ARB_BLACK, 2000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert(d.ended);
+  cr_assert(d.state.over);
+  cr_assert(d.state.aborted);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_NONE);
+  cr_assert_eq(d.state.running, -1);
+  cr_assert_eq(move(r, "e5", 3000).refusal, ARB_REF_GAME_OVER);
+  cr_assert_eq(event(r, ARB_REF_RESIGN, ARB_WHITE, 3000).refusal, ARB_REF_GAME_OVER);
+  arb_pgn_writer *w = arb_pgn_writer_new(0);
+  arb_referee_write_pgn(r, 0, w);
+  cr_assert(strstr(arb_pgn_writer_data(w, NULL), "[Termination \"abandoned\"]"));
+  arb_pgn_writer_free(w);
+  arb_referee_free(r);
+  /* no abort once each side has moved */
+  r = fresh(ARB_RULES_FIDE);
+  MOVES(r, ARB_REF_NO_TIME, 0, "e4", "e5");
+  cr_assert_eq(event(r, ARB_REF_ABORT, ARB_WHITE, ARB_REF_NO_TIME).refusal, ARB_REF_NOT_ALLOWED);
+  arb_referee_free(r);
+  /* lichess: a first move not made within the limit aborts the game by itself */
+  r = fresh(ARB_RULES_ONLINE);
+  d = start_online(r, "3+0", 0, 15000);
+  cr_assert_eq(d.state.deadline, 15001);
+  arb_referee_tick(r, 15000, &d);
+  cr_assert_eq(d.ended, 0);
+  move(r, "e4", 10000 + 5000); /* in time, at the limit */
+  cr_assert_eq(arb_referee_next_deadline(r), 15000 + 15000 + 1, "Black's limit from White's move");
+  arb_referee_tick(r, 30001, &d);
+  cr_assert(d.ended && d.state.aborted);
+  arb_ref_entry e;
+  arb_referee_record_at(r, d.seq, &e);
+  cr_assert_eq(e.kind, ARB_REF_TICK);
+  cr_assert_eq(e.side, ARB_BLACK);
+  cr_assert_eq(e.t, 30000);
+  arb_referee_free(r);
+  /* the limit stands still while the clocks are paused */
+  r = fresh(ARB_RULES_ONLINE);
+  start_online(r, "3+0", 0, 15000);
+  event(r, ARB_REF_PAUSE, -1, 5000);
+  cr_assert_eq(arb_referee_next_deadline(r), ARB_CLOCK_NEVER);
+  event(r, ARB_REF_RESUME, -1, 100000);
+  cr_assert_eq(arb_referee_next_deadline(r), 110001, "10 s were left when the pause began");
+  d = move(r, "e4", 109000);
+  cr_assert_eq(d.status, ARB_OK);
+  arb_referee_free(r);
+}
+
+Test(referee_api, lag_compensation) {
+  /* 3+0 online with compensation (K13): each side's quota starts at 2.61 s, gains 0.87 s */
+  arb_referee *r = fresh(ARB_RULES_ONLINE);
+  start_online(r, "3+0", 1, 0);
+  MOVES(r, 100, 100, "e4", "e5"); /* White's clock runs from 200 */
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_MOVE, 10200);
+  ev.text = "Nf3";
+  ev.text_len = 3;
+  ev.lag_ms = 3000; /* more than the quota: 2.61 s forgiven, 0.87 s left in it */
+  arb_ref_decision d;
+  arb_referee_event(r, &ev, &d);
+  cr_assert_eq(d.comp_ms, 2610);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 180000 - 10000 + 2610);
+  arb_ref_entry e;
+  arb_referee_record_at(r, d.seq, &e);
+  cr_assert_eq(e.lag_ms, 3000);
+  cr_assert_eq(e.comp_ms, 2610);
+  cr_assert_eq(e.move_ms, 10000 - 2610);
+  /* Black's flag: it has 180 s from 10.2 s; its grace is min(quota 2.61 s, 2 s) */
+  cr_assert_eq(d.state.flag_at, 190200);
+  cr_assert_eq(d.state.deadline, 190200 + 2000 + 1);
+  /* Black moves 1.5 s after its flag time, with 1.6 s of lag: in time, 0.1 s left */
+  ev = (arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_MOVE, 191700);
+  ev.text = "Nc6";
+  ev.text_len = 3;
+  ev.lag_ms = 1600;
+  arb_referee_event(r, &ev, &d);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 100);
+  /* White's quota is 0.87 s now: grace 0.87 s.  A move 0.5 s after its flag time with no
+   * lag claimed is refused and loses on time */
+  int64_t white_flag = d.state.flag_at;
+  cr_assert_eq(d.state.deadline, white_flag + 870 + 1);
+  d = move(r, "Bc4", white_flag + 500);
+  cr_assert_eq(d.refusal, ARB_REF_GAME_OVER);
+  cr_assert(d.ended);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_BLACK_WINS);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_TIME_FORFEIT);
+  arb_referee_free(r);
+  /* without compensation the lag is ignored */
+  r = fresh(ARB_RULES_ONLINE);
+  start_online(r, "3+0", 0, 0);
+  MOVES(r, 100, 100, "e4", "e5");
+  ev = (arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_MOVE, 10200);
+  ev.text = "Nf3";
+  ev.text_len = 3;
+  ev.lag_ms = 3000;
+  arb_referee_event(r, &ev, &d);
+  cr_assert_eq(d.comp_ms, 0);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 170000);
+  arb_referee_free(r);
+}
+
+Test(referee_api, auto_queen) {
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, "8/P7/8/8/8/8/8/k6K w - - 0 1", NULL, ARB_REF_NO_TIME);
+  arb_ref_decision d = move(r, "a7a8", ARB_REF_NO_TIME);
+  cr_assert_eq(d.refusal, ARB_REF_ILLEGAL_MOVE);
+  cr_assert(strstr(d.message, "promote"), "%s", d.message);
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_MOVE, ARB_REF_NO_TIME);
+  ev.text = "a7a8";
+  ev.text_len = 4;
+  ev.flags = ARB_REF_AUTO_QUEEN;
+  arb_referee_event(r, &ev, &d);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_str_eq(d.uci, "a7a8q");
+  arb_referee_free(r);
+  /* SAN without the piece, and an underpromotion written out is kept */
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, "8/P7/8/8/8/8/8/k6K w - - 0 1", NULL, ARB_REF_NO_TIME);
+  ev.text = "a8";
+  ev.text_len = 2;
+  arb_referee_event(r, &ev, &d);
+  cr_assert_str_eq(d.san, "a8=Q+");
+  arb_referee_free(r);
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, "8/P7/8/8/8/8/8/k6K w - - 0 1", NULL, ARB_REF_NO_TIME);
+  ev.text = "a7a8n";
+  ev.text_len = 5;
+  arb_referee_event(r, &ev, &d);
+  cr_assert_str_eq(d.san, "a8=N");
+  arb_referee_free(r);
+}

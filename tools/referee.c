@@ -154,6 +154,15 @@ static int parse_start(json_t *ev, arb_ruleset default_rules, start_fields *sf, 
       return fail(err, "bad_event", "\"clock\" must be after_move, before_move or online");
     if (model) su->clock_model = (int)m;
   }
+  /* online play: "lag_compensation": true, "first_move_ms": N */
+  json_t *lc = json_object_get(ev, "lag_compensation"), *fm = json_object_get(ev, "first_move_ms");
+  if (lc && !json_is_boolean(lc))
+    return fail(err, "bad_event", "\"lag_compensation\" must be true or false");
+  su->lag_compensation = json_is_true(lc);
+  if (fm && (!json_is_integer(fm) || json_integer_value(fm) < 0 ||
+             json_integer_value(fm) > ARB_CLOCK_MS_MAX))
+    return fail(err, "bad_event", "\"first_move_ms\" must be a number of milliseconds");
+  if (fm) su->first_move_ms = (int64_t)json_integer_value(fm);
   for (int c = 0; c < 2; c++) {
     json_t *name = json_object_get(ev, color_name(c));
     if (json_is_string(name))
@@ -187,6 +196,15 @@ static int parse_event(json_t *j, const ref_state *st, arb_ref_event *ev, start_
       return fail(err, "bad_event", "\"t\" must be a whole number of milliseconds, 0 or more");
     ev->t = (int64_t)json_integer_value(t);
   }
+  /* moves and premoves: "auto_queen": true; moves: "lag": ms to forgive */
+  json_t *aq = json_object_get(j, "auto_queen"), *lag = json_object_get(j, "lag");
+  if (aq && !json_is_boolean(aq))
+    return fail(err, "bad_event", "\"auto_queen\" must be true or false");
+  if (json_is_true(aq)) ev->flags |= ARB_REF_AUTO_QUEEN;
+  if (lag && (!json_is_integer(lag) || json_integer_value(lag) < 0 ||
+              json_integer_value(lag) > ARB_CLOCK_MS_MAX))
+    return fail(err, "bad_event", "\"lag\" must be a number of milliseconds, 0 or more");
+  if (lag) ev->lag_ms = (int64_t)json_integer_value(lag);
   const char *reason = json_string_value(json_object_get(j, "reason"));
   if (reason && !strcmp(reason, "threefold")) ev->reason = ARB_CLAIM_THREEFOLD;
   if (reason && !strcmp(reason, "fifty")) ev->reason = ARB_CLAIM_FIFTY;
@@ -212,6 +230,20 @@ static void describe_decision(const arb_ref_event *ev, const arb_ref_decision *d
     json_object_set_new(a, "san", json_string(d->san));
     json_object_set_new(a, "uci", json_string(d->uci));
     if (d->late) json_object_set_new(a, "late", json_true()); /* the flag fell during the move */
+    if (d->comp_ms) json_object_set_new(a, "comp_ms", json_integer(d->comp_ms));
+    if (d->premove.played || d->premove.dropped) {
+      json_t *p = json_object();
+      json_object_set_new(p, "played", json_boolean(d->premove.played));
+      if (d->premove.played) {
+        json_object_set_new(p, "san", json_string(d->premove.san));
+        json_object_set_new(p, "uci", json_string(d->premove.uci));
+      } else {
+        json_object_set_new(p, "code", json_string(arb_ref_refusal_name(d->premove.refusal)));
+        json_t *m = json_string(d->premove.message);
+        json_object_set_new(p, "message", m ? m : json_string("invalid text in the premove"));
+      }
+      json_object_set_new(a, "premove", p);
+    }
   }
   if (d->claimed) {
     json_t *c = json_object();
@@ -249,8 +281,9 @@ static void describe_state(const ref_state *st, const arb_ref_state *s, json_t *
   json_object_set_new(a, "ply", json_integer(s->ply));
   json_object_set_new(a, "status", json_string(s->over ? "over" : "ongoing"));
   json_object_set_new(a, "result", json_string(arb_result_string(o.result)));
-  json_object_set_new(a, "termination", json_string(arb_termination_name(o.termination)));
-  if (s->over)
+  json_object_set_new(a, "termination",
+                      json_string(s->aborted ? "aborted" : arb_termination_name(o.termination)));
+  if (s->over && !s->aborted)
     json_object_set_new(a, "ended_by", json_string(o.automatic ? "rules" : color_name(o.by)));
   json_object_set_new(a, "draw_offer",
                       s->draw_offer >= 0 ? json_string(color_name(s->draw_offer)) : json_null());
@@ -265,6 +298,12 @@ static void describe_state(const ref_state *st, const arb_ref_state *s, json_t *
     json_object_set_new(a, "seventyfive", json_boolean(s->facts.seventyfive));
   }
   json_object_set_new(a, "claims", claims);
+  for (int c = 0; c < 2; c++)
+    if (s->premove[c][0]) {
+      json_t *p = json_object_get(a, "premoves");
+      if (!p) json_object_set_new(a, "premoves", p = json_object());
+      json_object_set_new(p, color_name(c), json_string(s->premove[c]));
+    }
   if (s->flag_side >= 0) {
     json_t *f = json_object();
     json_object_set_new(f, "side", json_string(color_name(s->flag_side)));

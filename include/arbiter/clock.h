@@ -241,6 +241,7 @@ typedef struct arb_press_info {
   uint8_t flag_down;      /* 1: this side's flag is down (now, or earlier and not reset) */
   uint8_t period_changed; /* 1: the move completed a period; the next one began */
   uint8_t untimed;        /* 1: an untimed move (online first moves, untimed controls) */
+  int64_t comp_ms;        /* arb_clock_press_lag: the lag compensation granted (not charged) */
 } arb_press_info;
 
 /* Press flags. */
@@ -259,6 +260,32 @@ typedef struct arb_press_info {
  * ARB_ERR_TIME_BACKWARDS; ARB_ERR_ARGUMENT.  Nothing changes on an error. */
 ARB_API arb_status arb_clock_press(arb_clock *clock, arb_color side, int64_t now, unsigned flags,
                                    arb_press_info *info);
+
+/* The same, for a server that compensates network lag (lichess): comp_ms (0 or more; capped at
+ * the move's time) of the time since the side's clock started is not charged, and the flag is
+ * judged on what remains — a move that arrived late only by its lag is in time.  The opponent's
+ * clock starts at now all the same.  info->move_ms is the time counted for the move (the clock's
+ * time less the compensation), info->comp_ms the compensation granted.  Errors as
+ * arb_clock_press, and ARB_ERR_ARGUMENT for a negative comp_ms. */
+ARB_API arb_status arb_clock_press_lag(arb_clock *clock, arb_color side, int64_t now,
+                                       int64_t comp_ms, unsigned flags, arb_press_info *info);
+
+/* lichess's lag compensation for one side (scalachess LagTracker): a quota of compensation in
+ * milliseconds that each move draws on and refills.  A plain value. */
+typedef struct arb_lag_tracker {
+  int64_t quota_ms; /* compensation available to the next move */
+  int64_t gain_ms;  /* refilled per move */
+  int64_t max_ms;   /* the quota's cap */
+} arb_lag_tracker;
+
+/* A tracker for a control (arb_tc_lag_quota in milliseconds: quota 3 gains, cap 7); all zero
+ * (no compensation) for controls without periods. */
+ARB_API arb_lag_tracker arb_lag_tracker_init(const arb_time_control *tc);
+/* One move whose lag is lag_ms (negative counts as 0): returns the compensation granted,
+ * min(lag, quota), and updates the quota to min(quota + gain - granted, cap). */
+ARB_API int64_t arb_lag_credit(arb_lag_tracker *tracker, int64_t lag_ms);
+/* The grace a flag gets before a server declares it (lichess: min(quota, 2 s)). */
+ARB_API int64_t arb_lag_grace(const arb_lag_tracker *tracker);
 
 /* The arbiter stops both clocks (FIDE 6.11.2) / restarts the one that was running.  A flag
  * that fell before the pause stays fallen.  ARB_ERR_CLOCK_STATE unless RUNNING / PAUSED;

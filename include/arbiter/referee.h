@@ -51,27 +51,34 @@ extern "C" {
 /* ---- Events ---- */
 
 typedef enum arb_ref_kind {
-  ARB_REF_START = 0,    /* a new game from ev.setup (replaces the present one) */
-  ARB_REF_MOVE,         /* a move by the side to move (ev.text or ev.move); presses its clock */
-  ARB_REF_OFFER_DRAW,   /* ev.by offers a draw */
-  ARB_REF_ACCEPT_DRAW,  /* ev.by accepts the opponent's open offer */
-  ARB_REF_DECLINE_DRAW, /* ev.by declines it */
-  ARB_REF_CLAIM_DRAW,   /* ev.by claims ev.reason, with an optional intended move */
-  ARB_REF_RESIGN,       /* ev.by resigns */
-  ARB_REF_FLAG,         /* ev.side's flag is said to have fallen: checked against the clock */
-  ARB_REF_STATE,        /* nothing happens: the state (and any flag due at t) */
-  ARB_REF_PAUSE,        /* the arbiter stops the clocks (FIDE 6.11.2) */
-  ARB_REF_RESUME,       /* and restarts them */
-  ARB_REF_ADJUST_TIME,  /* the arbiter adds ev.ms to ev.side's clock, or sets it (ev.set) */
-  ARB_REF_TICK,         /* in the record only: time itself changed the game (a flag fell
-                           under a rule set whose server sees flags) */
+  ARB_REF_START = 0,      /* a new game from ev.setup (replaces the present one) */
+  ARB_REF_MOVE,           /* a move by the side to move (ev.text or ev.move); presses its clock */
+  ARB_REF_OFFER_DRAW,     /* ev.by offers a draw */
+  ARB_REF_ACCEPT_DRAW,    /* ev.by accepts the opponent's open offer */
+  ARB_REF_DECLINE_DRAW,   /* ev.by declines it */
+  ARB_REF_CLAIM_DRAW,     /* ev.by claims ev.reason, with an optional intended move */
+  ARB_REF_RESIGN,         /* ev.by resigns */
+  ARB_REF_FLAG,           /* ev.side's flag is said to have fallen: checked against the clock */
+  ARB_REF_STATE,          /* nothing happens: the state (and any flag due at t) */
+  ARB_REF_PAUSE,          /* the arbiter stops the clocks (FIDE 6.11.2) */
+  ARB_REF_RESUME,         /* and restarts them */
+  ARB_REF_ADJUST_TIME,    /* the arbiter adds ev.ms to ev.side's clock, or sets it (ev.set) */
+  ARB_REF_PREMOVE,        /* ev.by, not on move, stores one move (ev.text or ev.move) to be played
+                             the instant the opponent's move is accepted, at no cost on the clock;
+                             replaces an earlier one.  Checked when played: if it is not legal
+                             then, it is dropped (the decision of the opponent's move says so) */
+  ARB_REF_CANCEL_PREMOVE, /* ev.by's stored premove is forgotten */
+  ARB_REF_ABORT,          /* ev.by ends the game without a result, before each side has moved
+                             (fewer than two plies played) */
+  ARB_REF_TICK,           /* in the record only: time itself changed the game (a flag fell
+                             under a rule set whose server sees flags) */
   ARB_REF_KIND_COUNT
 } arb_ref_kind;
 
 /* The event kind's name, as the JSON codec spells its "type": "start", "move", "offer_draw",
  * "accept_draw", "decline_draw", "claim_draw", "resign", "flag", "state", "pause", "resume",
- * "adjust_time", "tick"; "" out of range.  Parse gives ARB_ERR_ARGUMENT for other names (and
- * for "tick", which is not an event a caller sends). */
+ * "adjust_time", "premove", "cancel_premove", "abort", "tick"; "" out of range.  Parse gives
+ * ARB_ERR_ARGUMENT for other names (and for "tick", which is not an event a caller sends). */
 ARB_API const char *arb_ref_kind_name(arb_ref_kind kind);
 ARB_API arb_status arb_ref_kind_parse(const char *name, size_t len, arb_ref_kind *out);
 
@@ -93,22 +100,30 @@ typedef struct arb_ref_setup {
   unsigned no_draw_before; /* event rule (FIDE 9.1.1): no agreed draw before this move */
   const arb_ref_tag *tags; /* tag_count tags for the PGN (copied) */
   size_t tag_count;
+  /* Online play: lichess's lag compensation (arb_lag_tracker) for each side — a move's lag_ms
+   * is forgiven up to the side's quota, and a server declares a flag only after the quota's
+   * grace (at most 2 s); 0: pure server time. */
+  uint8_t lag_compensation;
+  /* A side that has not made its first move within this many ms (pauses excluded; White from
+   * the start, Black from White's first move) aborts the game by itself (lichess: 15-35 s by
+   * speed); 0: no limit. */
+  int64_t first_move_ms;
 } arb_ref_setup;
 #define ARB_REF_SETUP_INIT                                                                         \
-  { NULL, ARB_RULES_FIDE, NULL, -1, 0, NULL, 0 }
+  { .start = NULL, .rules = ARB_RULES_FIDE, .control = NULL, .clock_model = -1 }
 
 /* One event.  Fields an event kind does not use are ignored.  by and side are arb_color or -1
- * ("not given"); ARB_REF_EVENT_INIT sets them to -1 and t as given. */
+ * ("not given"); ARB_REF_EVENT_INIT sets them to -1, t as given and the rest to zero. */
 typedef struct arb_ref_event {
   arb_ref_kind kind;
   int64_t t;   /* ms (0 .. ARB_CLOCK_TIME_MAX), or ARB_REF_NO_TIME */
-  int8_t by;   /* the acting player: needed by offers, claims and resignation; a move's by,
-                  when given, must be the side to move */
+  int8_t by;   /* the acting player: needed by offers, claims, resignation, premoves and aborts;
+                  a move's by, when given, must be the side to move */
   int8_t side; /* ARB_REF_FLAG, ARB_REF_ADJUST_TIME: whose clock */
   uint8_t set; /* ARB_REF_ADJUST_TIME: 1 sets side's remaining time to ms, 0 adds ms */
-  /* ARB_REF_MOVE: the move; ARB_REF_CLAIM_DRAW: the intended move (none: no text and
-   * ARB_MOVE_NONE).  text (text_len bytes, SAN or UCI, read leniently) when not NULL, else
-   * move (which must be legal). */
+  /* ARB_REF_MOVE, ARB_REF_PREMOVE: the move; ARB_REF_CLAIM_DRAW: the intended move (none: no
+   * text and ARB_MOVE_NONE).  text (text_len bytes, SAN or UCI, read leniently) when not NULL,
+   * else move (which must be legal). */
   const char *text;
   size_t text_len;
   arb_move move;
@@ -116,9 +131,17 @@ typedef struct arb_ref_event {
   int64_t ms;                 /* ARB_REF_ADJUST_TIME: ms added (may be negative) or set */
   const arb_ref_setup *setup; /* ARB_REF_START; NULL = ARB_REF_SETUP_INIT with the referee's
                                  rules */
+  unsigned flags;             /* ARB_REF_MOVE, ARB_REF_PREMOVE: ARB_REF_AUTO_QUEEN */
+  int64_t lag_ms; /* ARB_REF_MOVE: the network lag to forgive (the setup's lag_compensation) */
 } arb_ref_event;
 #define ARB_REF_EVENT_INIT(kind_, t_)                                                              \
-  { (kind_), (t_), -1, -1, 0, NULL, 0, ARB_MOVE_NONE, (arb_claim_reason)0, 0, NULL }
+  { .kind = (kind_), .t = (t_), .by = -1, .side = -1, .move = ARB_MOVE_NONE }
+
+/* Event flags. */
+#define ARB_REF_AUTO_QUEEN                                                                         \
+  1u                            /* a promotion written without its piece (e7e8, e8) is a queen;    \
+                                   without the flag it is refused (illegal_move, saying so) */
+#define ARB_REF_FROM_PREMOVE 2u /* in record entries only: the move was a stored premove */
 
 /* ---- Decisions ---- */
 
@@ -155,7 +178,8 @@ ARB_API const char *arb_ref_refusal_name(arb_ref_refusal refusal);
 /* The referee's state after an event — what every answer of a front end shows. */
 typedef struct arb_ref_state {
   uint8_t has_game; /* 0 until a start or a first event made a game (then nothing else set) */
-  uint8_t over;     /* the game has ended (outcome.result != ARB_RESULT_NONE) */
+  uint8_t over;     /* the game has ended: a result (outcome.result), or aborted */
+  uint8_t aborted;  /* ended without a result (ARB_REF_ABORT, or the first-move limit) */
   uint8_t timed;    /* the game has a clock */
   uint8_t claims;   /* ARB_REF_CAN_CLAIM bits, under rule sets with claims; 0 after the end */
   arb_color turn;   /* the side to move */
@@ -173,6 +197,7 @@ typedef struct arb_ref_state {
   uint8_t paused;          /* the arbiter stopped the clocks */
   int64_t flag_at;         /* arb_clock_flag_time: the running side's flag falls after this ms */
   int64_t deadline;        /* arb_referee_next_deadline */
+  char premove[2][8];      /* each side's stored premove in UCI, "" for none */
 } arb_ref_state;
 
 typedef struct arb_ref_decision {
@@ -194,7 +219,20 @@ typedef struct arb_ref_decision {
   /* Time put on a clock by this event (a wrong claim's penalty, an adjustment): */
   int8_t time_added_to; /* arb_color, or -1 */
   int64_t time_added_ms;
-  /* The game ended with this event, or with the flag that fell before it: */
+  /* ARB_REF_MOVE, accepted, with lag compensation: the ms forgiven */
+  int64_t comp_ms;
+  /* ARB_REF_MOVE, accepted, when the opponent had a premove: it was played (then it is the
+   * record's next entry, seq + 1, and the state is after it) or dropped, and why. */
+  struct {
+    uint8_t played, dropped;
+    arb_move move;
+    char san[ARB_SAN_MAX];
+    char uci[8];
+    arb_ref_refusal refusal; /* dropped: why (illegal_move, ...) */
+    char message[96];
+  } premove;
+  /* The game ended with this event, or with the flag (or first-move limit) that came before
+   * it, or with the premove that answered it: */
   uint8_t ended;
   arb_ref_state state; /* after the event */
 } arb_ref_decision;
@@ -217,8 +255,9 @@ ARB_API arb_status arb_referee_event(arb_referee *ref, const arb_ref_event *ev,
                                      arb_ref_decision *d);
 
 /* The millisecond at which the game changes by itself if no event comes first — the first
- * millisecond the running side's flag is down, under a rule set whose server sees flags —
- * or ARB_CLOCK_NEVER (no game, over, untimed, paused, or flags only counted when claimed). */
+ * millisecond the running side's flag is down (after its lag grace), under a rule set whose
+ * server sees flags, or the first-move limit — or ARB_CLOCK_NEVER (no game, over, untimed,
+ * paused, or flags only counted when claimed and no limit). */
 ARB_API int64_t arb_referee_next_deadline(const arb_referee *ref);
 
 /* Applies what is due at `now` (as an ARB_REF_STATE event would): a change is recorded as an
@@ -238,8 +277,11 @@ ARB_API const arb_clock *arb_referee_clock(const arb_referee *ref);
 typedef struct arb_ref_entry {
   int64_t t;         /* the event's time (the referee's time when it had none) */
   arb_ref_kind kind; /* ARB_REF_TICK for changes time made by itself */
-  int8_t by, side;   /* as in the event */
+  int8_t by, side;   /* as in the event; a tick's side: whose flag fell or first move lapsed */
   uint8_t set;       /* as in the event (adjust_time) */
+  unsigned flags;    /* the event's, and ARB_REF_FROM_PREMOVE for a premove played */
+  int64_t lag_ms;    /* moves: the lag claimed */
+  int64_t comp_ms;   /* moves: the compensation granted */
   arb_status status; /* the decision */
   arb_ref_refusal refusal;
   arb_move move;           /* the move played, or a claim's intended move */
@@ -247,7 +289,7 @@ typedef struct arb_ref_entry {
   int64_t ms;              /* adjust_time: as in the event */
   int ply;                 /* the game's plies after the event */
   /* accepted moves of timed games (else -1): the mover's remaining time after the press and
-   * the time its clock ran for the move */
+   * the time counted for the move (its clock's time less the compensation) */
   int64_t clock_ms, move_ms;
   uint8_t ended; /* the game ended here */
 } arb_ref_entry;
@@ -262,7 +304,8 @@ ARB_API arb_status arb_referee_record_at(const arb_referee *ref, uint32_t i, arb
 #define ARB_REF_PGN_EMT 1u /* also [%emt] (time spent) after each move of a timed game */
 
 /* Writes the present game into w as one PGN game in export format: the setup's tags, Result,
- * TimeControl (timed games), Termination ("normal", "time forfeit" or "unterminated"),
+ * TimeControl (timed games), Termination ("normal", "time forfeit", "abandoned" for an aborted
+ * game, or "unterminated"),
  * Variant "Chess960" and SetUp/FEN when it did not start from the initial position; after each
  * move of a timed game [%clk] (the mover's time after the press) and with ARB_REF_PGN_EMT
  * [%emt].  ARB_ERR_ARGUMENT without a game; the writer's errors otherwise. */

@@ -158,7 +158,12 @@ arb_status arb_clock_start(arb_clock *c, arb_color first, int64_t now) {
 
 arb_status arb_clock_press(arb_clock *c, arb_color side, int64_t now, unsigned flags,
                            arb_press_info *info) {
-  if (!c || bad_side(side)) return ARB_ERR_ARGUMENT;
+  return arb_clock_press_lag(c, side, now, 0, flags, info);
+}
+
+arb_status arb_clock_press_lag(arb_clock *c, arb_color side, int64_t now, int64_t comp,
+                               unsigned flags, arb_press_info *info) {
+  if (!c || bad_side(side) || comp < 0) return ARB_ERR_ARGUMENT;
   arb_status st = check_time(c, now);
   if (st != ARB_OK) return st;
   if (c->state != ARB_CLOCK_RUNNING) return ARB_ERR_CLOCK_STATE;
@@ -173,8 +178,14 @@ arb_status arb_clock_press(arb_clock *c, arb_color side, int64_t now, unsigned f
     in.period_changed = (uint8_t)count_move(c, s);
     if (c->untimed) c->untimed--;
   } else {
-    record_fall(c, now);
+    /* The lag granted comes off the move before the flag is judged: fold first, then take the
+     * compensation out of the move and its elapsed time, then look for a fall. */
     fold(c, now);
+    if (comp > c->move_ms) comp = c->move_ms;
+    c->move_ms -= comp;
+    c->elapsed_ms[s] -= comp;
+    in.comp_ms = comp;
+    record_fall(c, now);
     in.move_ms = c->move_ms;
     in.charged_ms = charge_move(c);
     int down = c->flag_ms[s] != ARB_CLOCK_NEVER;

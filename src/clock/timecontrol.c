@@ -99,6 +99,21 @@ arb_lag_quota arb_tc_lag_quota(const arb_time_control *tc) {
   return q;
 }
 
+arb_lag_tracker arb_lag_tracker_init(const arb_time_control *tc) {
+  arb_lag_quota q = arb_tc_lag_quota(tc);
+  arb_lag_tracker t = {(int64_t)q.initial_cs * 10, (int64_t)q.gain_cs * 10, (int64_t)q.max_cs * 10};
+  return t;
+}
+
+int64_t arb_lag_credit(arb_lag_tracker *t, int64_t lag_ms) {
+  int64_t comp = lag_ms < 0 ? 0 : lag_ms < t->quota_ms ? lag_ms : t->quota_ms;
+  int64_t q = t->quota_ms + t->gain_ms - comp;
+  t->quota_ms = q < t->max_ms ? q : t->max_ms;
+  return comp;
+}
+
+int64_t arb_lag_grace(const arb_lag_tracker *t) { return t->quota_ms < 2000 ? t->quota_ms : 2000; }
+
 /* ---- parsing ---- */
 
 typedef struct tc_parser {

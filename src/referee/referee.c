@@ -18,8 +18,23 @@
 #include "referee/referee_internal.h"
 
 static const char *const kind_names[ARB_REF_KIND_COUNT] = {
-    "start", "move",  "offer_draw", "accept_draw", "decline_draw", "claim_draw", "resign",
-    "flag",  "state", "pause",      "resume",      "adjust_time",  "tick"};
+    [ARB_REF_START] = "start",
+    [ARB_REF_MOVE] = "move",
+    [ARB_REF_OFFER_DRAW] = "offer_draw",
+    [ARB_REF_ACCEPT_DRAW] = "accept_draw",
+    [ARB_REF_DECLINE_DRAW] = "decline_draw",
+    [ARB_REF_CLAIM_DRAW] = "claim_draw",
+    [ARB_REF_RESIGN] = "resign",
+    [ARB_REF_FLAG] = "flag",
+    [ARB_REF_STATE] = "state",
+    [ARB_REF_PAUSE] = "pause",
+    [ARB_REF_RESUME] = "resume",
+    [ARB_REF_ADJUST_TIME] = "adjust_time",
+    [ARB_REF_PREMOVE] = "premove",
+    [ARB_REF_CANCEL_PREMOVE] = "cancel_premove",
+    [ARB_REF_ABORT] = "abort",
+    [ARB_REF_TICK] = "tick",
+};
 
 const char *arb_ref_kind_name(arb_ref_kind kind) {
   return (unsigned)kind < ARB_REF_KIND_COUNT ? kind_names[kind] : "";
@@ -93,6 +108,18 @@ static arb_status refuse_status(arb_ref_decision *d, arb_status s) {
 
 static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"; }
 
+static arb_status need_by(const arb_ref_event *ev, arb_ref_decision *d) {
+  if (ev->by == ARB_WHITE || ev->by == ARB_BLACK) return ARB_OK;
+  return refuse(d, ARB_REF_BAD_EVENT, "\"%s\" needs \"by\": \"white\" or \"black\"",
+                arb_ref_kind_name(ev->kind));
+}
+
+static void decision_init(arb_ref_decision *d, arb_ref_kind kind) {
+  memset(d, 0, sizeof *d);
+  d->kind = kind;
+  d->time_added_to = -1;
+}
+
 arb_referee *arb_referee_new(arb_ruleset rules) {
   if (!arb_rules_get(rules)) return NULL;
   arb_referee *ref = calloc(1, sizeof *ref);
@@ -101,6 +128,7 @@ arb_referee *arb_referee_new(arb_ruleset rules) {
   ref->now = -1;
   ref->flag_side = -1;
   ref->facts_ply = -1;
+  ref->paused_at = -1;
   return ref;
 }
 
@@ -118,15 +146,35 @@ const arb_clock *arb_referee_clock(const arb_referee *ref) {
 }
 
 static int game_over(const arb_referee *ref) {
-  return arb_game_outcome(ref->game).result != ARB_RESULT_NONE;
+  return ref->aborted || arb_game_outcome(ref->game).result != ARB_RESULT_NONE;
+}
+
+/* ---- what time does by itself: flags a server sees, the first-move limit ---- */
+
+/* The grace the running side's flag gets (its lag quota's, with compensation). */
+static int64_t grace_of(const arb_referee *ref, int side) {
+  return ref->lag_comp && side >= 0 ? arb_lag_grace(&ref->lag[side]) : 0;
+}
+
+/* The first millisecond the running side's flag counts as down for a server, or NEVER. */
+static int64_t flag_deadline(const arb_referee *ref) {
+  if (!ref->timed || !arb_clock_rules_get(arb_game_rules(ref->game))->auto_flag)
+    return ARB_CLOCK_NEVER;
+  int64_t flag = arb_clock_flag_time(&ref->clock);
+  return flag == ARB_CLOCK_NEVER ? flag : flag + grace_of(ref, arb_clock_running(&ref->clock)) + 1;
+}
+
+/* The first millisecond at which the side to move has missed its first move, or NEVER. */
+static int64_t first_move_deadline(const arb_referee *ref) {
+  if (!ref->first_move_ms || arb_game_ply_count(ref->game) >= 2 || ref->paused_at >= 0)
+    return ARB_CLOCK_NEVER;
+  return ref->first_move_from + ref->first_move_ms + 1;
 }
 
 int64_t arb_referee_next_deadline(const arb_referee *ref) {
-  if (!ref->game || !ref->timed || game_over(ref) ||
-      !arb_clock_rules_get(arb_game_rules(ref->game))->auto_flag)
-    return ARB_CLOCK_NEVER;
-  int64_t flag = arb_clock_flag_time(&ref->clock);
-  return flag == ARB_CLOCK_NEVER ? flag : flag + 1;
+  if (!ref->game || game_over(ref)) return ARB_CLOCK_NEVER;
+  int64_t a = flag_deadline(ref), b = first_move_deadline(ref);
+  return a < b ? a : b;
 }
 
 /* The facts of the present position: the cached ones when they are still those. */
@@ -151,7 +199,15 @@ void arb_referee_state_of(const arb_referee *ref, arb_ref_state *s) {
   if (!g) return;
   s->has_game = 1;
   s->outcome = arb_game_outcome(g);
-  s->over = s->outcome.result != ARB_RESULT_NONE;
+  s->over = (uint8_t)game_over(ref);
+  s->aborted = ref->aborted;
+  for (int c = 0; c < 2; c++)
+    if (ref->pre[c].set) {
+      size_t n =
+          ref->pre[c].len < sizeof s->premove[c] ? ref->pre[c].len : sizeof s->premove[c] - 1;
+      memcpy(s->premove[c], ref->pre[c].text, n);
+      s->premove[c][n] = 0;
+    }
   s->turn = (arb_color)arb_game_position(g)->turn;
   s->ply = arb_game_ply_count(g);
   s->draw_offer = (int8_t)arb_game_draw_offer(g);
@@ -222,6 +278,8 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
   if (fatal)
     return refuse(d, ARB_REF_BAD_EVENT, "the start position cannot be played: %s",
                   arb_fen_problem_message(fatal & (0u - fatal))); /* the first problem */
+  if (su.first_move_ms < 0 || su.first_move_ms > ARB_CLOCK_MS_MAX)
+    return refuse(d, ARB_REF_BAD_EVENT, "\"first_move_ms\" is out of range");
   arb_clock clock;
   if (su.control) {
     arb_time_control tc = *su.control;
@@ -257,13 +315,22 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
   ref->flag_side = -1;
   ref->flag_reason = ARB_FLAG_NONE;
   ref->facts_ply = -1;
+  ref->aborted = 0;
+  ref->lag_comp = su.lag_compensation && ref->timed;
+  for (int c = 0; c < 2; c++)
+    ref->lag[c] = arb_lag_tracker_init(ref->timed ? &ref->clock.tc : NULL);
+  ref->first_move_ms = su.first_move_ms > 0 ? su.first_move_ms : 0;
+  ref->first_move_from = ev->t;
+  ref->paused_at = -1;
+  memset(ref->pre, 0, sizeof ref->pre);
   arb__ref_record_clear(ref);
   return ARB_OK;
 }
 
 /* ---- moves ---- */
 
-/* The move an event names: its text read leniently, else its arb_move, which must be legal. */
+/* The move an event names: its text read leniently, else its arb_move, which must be legal.
+ * With ARB_REF_AUTO_QUEEN a promotion written without its piece is a queen. */
 static arb_status read_move(const arb_position *p, const arb_ref_event *ev, arb_move *m,
                             arb_ref_decision *d, const char *what) {
   if (!ev->text) {
@@ -274,12 +341,27 @@ static arb_status read_move(const arb_position *p, const arb_ref_event *ev, arb_
   arb_san_error err;
   arb_status s = arb_move_read(p, ev->text, ev->text_len, 0, m, &err);
   if (s == ARB_OK) return ARB_OK;
+  if (s == ARB_ERR_MOVE_ILLEGAL && (ev->flags & ARB_REF_AUTO_QUEEN) && ev->text_len < 12) {
+    /* "e7e8" reads as UCI with a q, "e8" / "dxe8" as SAN with =Q */
+    char q[16];
+    int uci = ev->text_len == 4 && ev->text[1] >= '1' && ev->text[1] <= '8';
+    memcpy(q, ev->text, ev->text_len);
+    memcpy(q + ev->text_len, uci ? "q" : "=Q", 3);
+    arb_move mq;
+    if (arb_move_read(p, q, strlen(q), 0, &mq, NULL) == ARB_OK &&
+        ARB_MOVE_KIND(mq) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(mq) == ARB_QUEEN) {
+      *m = mq;
+      return ARB_OK;
+    }
+  }
   arb_ref_refusal why = *what                         ? ARB_REF_ILLEGAL_MOVE
                         : s == ARB_ERR_MOVE_SYNTAX    ? ARB_REF_BAD_MOVE
                         : s == ARB_ERR_MOVE_AMBIGUOUS ? ARB_REF_AMBIGUOUS_MOVE
                                                       : ARB_REF_ILLEGAL_MOVE;
   return refuse(d, why, "%s%s", what, err.message);
 }
+
+static void flag_falls(arb_referee *ref, arb_color side, int64_t t);
 
 static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
                           arb_ref_entry *e) {
@@ -294,13 +376,26 @@ static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_dec
   char san[ARB_SAN_MAX], uci[8];
   arb_san_write(p, m, san, sizeof san);
   arb_uci_write(p, m, uci, sizeof uci);
+  /* Lag compensation is drawn from the mover's quota only if the move stands: on a copy. */
+  arb_lag_tracker lag = ref->lag[mover];
+  int64_t comp = 0;
+  e->lag_ms = ev->lag_ms > 0 ? ev->lag_ms : 0;
   if (ref->timed) {
     /* The board and the clock move together or not at all: try the press on a copy first. */
     arb_clock trial = ref->clock;
-    arb_status s = arb_clock_press(&trial, mover, ev->t, 0, NULL);
+    arb_press_info info;
+    int timed_move = arb_clock_running(&ref->clock) == (int)mover;
+    if (ref->lag_comp && timed_move) comp = arb_lag_credit(&lag, e->lag_ms);
+    arb_status s = arb_clock_press_lag(&trial, mover, ev->t, comp, 0, &info);
     if (s != ARB_OK)
       return refuse(d, s == ARB_ERR_TIME_BACKWARDS ? ARB_REF_TIME_BACKWARDS : ARB_REF_CLOCK_STATE,
                     "the clock cannot take this move: %s", arb_strerror(s));
+    if (info.late && arb_clock_rules_get(arb_game_rules(ref->game))->auto_flag) {
+      /* A server sees the flag: the move came after it fell, lag forgiven, so it is refused
+       * and the game ends on time. */
+      flag_falls(ref, mover, ev->t);
+      return refuse(d, ARB_REF_GAME_OVER, "the move came after %s's flag fell", color_name(mover));
+    }
   }
   arb_status s = arb_game_play(ref->game, m);
   if (s != ARB_OK) return refuse_status(d, s);
@@ -312,22 +407,67 @@ static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_dec
      * increment, the clock stops. */
     arb_press_info info;
     unsigned flags = game_over(ref) ? ARB_PRESS_ENDS_GAME : 0;
-    if (arb_clock_press(&ref->clock, mover, ev->t, flags, &info) == ARB_OK) {
+    if (arb_clock_press_lag(&ref->clock, mover, ev->t, comp, flags, &info) == ARB_OK) {
       d->late = info.late; /* the flag fell during the move */
+      d->comp_ms = e->comp_ms = info.comp_ms;
       e->move_ms = info.move_ms;
     }
     e->clock_ms = arb_clock_remaining(&ref->clock, mover, ev->t);
+    ref->lag[mover] = lag;
   }
+  /* The first-move limit: Black's counts from White's first move. */
+  if (arb_game_ply_count(ref->game) == 1) ref->first_move_from = ev->t;
+  return ARB_OK;
+}
+
+/* ARB_REF_PREMOVE: stored for the player not on move, checked when played. */
+static arb_status ev_premove(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                             arb_ref_entry *e) {
+  if (need_by(ev, d)) return d->status;
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  const arb_position *p = arb_game_position(ref->game);
+  if (ev->by == p->turn)
+    return refuse(d, ARB_REF_NOT_ALLOWED, "it is %s's move: a premove is for the opponent's turn",
+                  color_name(ev->by));
+  if (ev->kind == ARB_REF_CANCEL_PREMOVE) {
+    ref->pre[ev->by].set = 0;
+    return ARB_OK;
+  }
+  if (ev->text ? ev->text_len == 0 || ev->text_len >= sizeof ref->pre[0].text
+               : ev->move == ARB_MOVE_NONE)
+    return refuse(d, ARB_REF_BAD_EVENT, "\"premove\" needs \"move\": a move in SAN or UCI");
+  if (ev->text &&
+      arb_move_read(p, ev->text, ev->text_len, 0, &(arb_move){0}, NULL) == ARB_ERR_MOVE_SYNTAX &&
+      !(ev->flags & ARB_REF_AUTO_QUEEN))
+    return refuse(d, ARB_REF_BAD_MOVE, "the premove is not a move");
+  arb__ref_premove *pm = &ref->pre[ev->by];
+  memset(pm, 0, sizeof *pm);
+  pm->set = 1;
+  pm->flags = ev->flags & ARB_REF_AUTO_QUEEN;
+  if (ev->text) {
+    memcpy(pm->text, ev->text, ev->text_len);
+    pm->len = (uint8_t)ev->text_len;
+  } else {
+    pm->move = ev->move;
+    pm->len = (uint8_t)arb_uci_write(p, ev->move, pm->text, sizeof pm->text);
+  }
+  e->move = ev->move;
+  return ARB_OK;
+}
+
+/* ARB_REF_ABORT: before each side has moved. */
+static arb_status ev_abort(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                           arb_ref_entry *e) {
+  (void)e;
+  if (need_by(ev, d)) return d->status;
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  if (arb_game_ply_count(ref->game) >= 2)
+    return refuse(d, ARB_REF_NOT_ALLOWED, "a game can be aborted only before each side has moved");
+  ref->aborted = 1;
   return ARB_OK;
 }
 
 /* ---- offers, claims, resignation ---- */
-
-static arb_status need_by(const arb_ref_event *ev, arb_ref_decision *d) {
-  if (ev->by == ARB_WHITE || ev->by == ARB_BLACK) return ARB_OK;
-  return refuse(d, ARB_REF_BAD_EVENT, "\"%s\" needs \"by\": \"white\" or \"black\"",
-                arb_ref_kind_name(ev->kind));
-}
 
 static arb_status ev_player(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
                             arb_ref_entry *e) {
@@ -437,7 +577,15 @@ static arb_status ev_pause(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
   if (s == ARB_ERR_CLOCK_STATE)
     return refuse(d, ARB_REF_CLOCK_STATE,
                   pause ? "the clock is not running" : "the clock is not paused");
-  return s == ARB_OK ? ARB_OK : refuse_status(d, s);
+  if (s != ARB_OK) return refuse_status(d, s);
+  /* The first-move limit stands still with the clocks. */
+  if (pause)
+    ref->paused_at = ev->t;
+  else if (ref->paused_at >= 0) {
+    ref->first_move_from += ev->t - ref->paused_at;
+    ref->paused_at = -1;
+  }
+  return ARB_OK;
 }
 
 static arb_status ev_adjust(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
@@ -465,12 +613,20 @@ typedef arb_status (*handler)(arb_referee *ref, const arb_ref_event *ev, arb_ref
                               arb_ref_entry *e);
 
 static const handler handlers[ARB_REF_TICK] = {
-    [ARB_REF_MOVE] = ev_move,          [ARB_REF_OFFER_DRAW] = ev_player,
-    [ARB_REF_ACCEPT_DRAW] = ev_player, [ARB_REF_DECLINE_DRAW] = ev_player,
-    [ARB_REF_CLAIM_DRAW] = ev_claim,   [ARB_REF_RESIGN] = ev_player,
-    [ARB_REF_FLAG] = ev_flag,          [ARB_REF_STATE] = ev_state,
-    [ARB_REF_PAUSE] = ev_pause,        [ARB_REF_RESUME] = ev_pause,
+    [ARB_REF_MOVE] = ev_move,
+    [ARB_REF_OFFER_DRAW] = ev_player,
+    [ARB_REF_ACCEPT_DRAW] = ev_player,
+    [ARB_REF_DECLINE_DRAW] = ev_player,
+    [ARB_REF_CLAIM_DRAW] = ev_claim,
+    [ARB_REF_RESIGN] = ev_player,
+    [ARB_REF_FLAG] = ev_flag,
+    [ARB_REF_STATE] = ev_state,
+    [ARB_REF_PAUSE] = ev_pause,
+    [ARB_REF_RESUME] = ev_pause,
     [ARB_REF_ADJUST_TIME] = ev_adjust,
+    [ARB_REF_PREMOVE] = ev_premove,
+    [ARB_REF_CANCEL_PREMOVE] = ev_premove,
+    [ARB_REF_ABORT] = ev_abort,
 };
 
 /* ---- the event loop ---- */
@@ -485,6 +641,7 @@ static arb_ref_entry entry_of(const arb_ref_event *ev, int64_t t) {
   e.set = ev->set;
   e.reason = ev->reason;
   e.ms = ev->ms;
+  e.flags = ev->flags & ARB_REF_AUTO_QUEEN;
   e.clock_ms = e.move_ms = -1;
   return e;
 }
@@ -507,30 +664,71 @@ static arb_status finish(arb_referee *ref, arb_ref_entry *e, arb_ref_decision *d
   return d->status;
 }
 
-/* Under rule sets whose server sees flags, the running side's flag falls by itself at t; the
- * fall is recorded as a tick.  Returns 1 if the game ended. */
-static int auto_flag(arb_referee *ref, int64_t t) {
-  if (!ref->game || !ref->timed || game_over(ref) ||
-      !arb_clock_rules_get(arb_game_rules(ref->game))->auto_flag)
-    return 0;
-  int running = arb_clock_running(&ref->clock);
-  if (running < 0 || !arb_clock_flag_fallen(&ref->clock, (arb_color)running, t)) return 0;
-  /* The tick happened when the flag fell, not when it was noticed. */
-  int64_t fell = arb_clock_flag_fell_at(&ref->clock, (arb_color)running, t);
-  flag_falls(ref, (arb_color)running, t);
-  arb_ref_event tick = ARB_REF_EVENT_INIT(ARB_REF_TICK, fell);
-  tick.side = (int8_t)running;
-  arb_ref_entry e = entry_of(&tick, fell == ARB_CLOCK_NEVER ? t : fell);
+/* What time does by itself by t: under rule sets whose server sees flags, the running side's
+ * flag falls (after its lag grace); a first move not made in time aborts the game.  The change
+ * is recorded as a tick at the moment it happened.  Returns 1 if the game ended. */
+static int time_due(arb_referee *ref, int64_t t) {
+  if (!ref->game || game_over(ref)) return 0;
+  int64_t flag = flag_deadline(ref), first = first_move_deadline(ref);
+  if (t < flag && t < first) return 0;
+  arb_ref_event tick = ARB_REF_EVENT_INIT(ARB_REF_TICK, t);
+  arb_ref_entry e;
+  if (first <= flag) {
+    e = entry_of(&tick, first - 1);
+    e.side = (int8_t)arb_game_position(ref->game)->turn;
+    ref->aborted = 1;
+    if (ref->timed) arb_clock_stop(&ref->clock, t);
+  } else {
+    int running = arb_clock_running(&ref->clock);
+    /* the flag fell when the time ran out, not when it was noticed */
+    e = entry_of(&tick, arb_clock_flag_time(&ref->clock));
+    e.side = (int8_t)running;
+    flag_falls(ref, (arb_color)running, t);
+  }
+  memset(ref->pre, 0, sizeof ref->pre);
   e.ply = arb_game_ply_count(ref->game);
   e.ended = 1;
   arb__ref_record(ref, &e);
   return 1;
 }
 
-static void decision_init(arb_ref_decision *d, arb_ref_kind kind) {
-  memset(d, 0, sizeof *d);
-  d->kind = kind;
-  d->time_added_to = -1;
+/* After a move: the opponent's stored premove is played at once, at the same time (no time on
+ * its clock), or dropped when it is not legal now.  Recorded as its own move entry. */
+static void play_premove(arb_referee *ref, int64_t t, arb_ref_decision *d) {
+  arb_color side = (arb_color)arb_game_position(ref->game)->turn;
+  arb__ref_premove pm = ref->pre[side];
+  ref->pre[side].set = 0;
+  if (!pm.set || game_over(ref)) return;
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_MOVE, t);
+  ev.by = (int8_t)side;
+  ev.flags = pm.flags;
+  if (pm.move != ARB_MOVE_NONE) {
+    ev.move = pm.move;
+  } else {
+    ev.text = pm.text;
+    ev.text_len = pm.len;
+  }
+  arb_ref_decision pd;
+  decision_init(&pd, ARB_REF_MOVE);
+  arb_ref_entry e = entry_of(&ev, t);
+  e.flags |= ARB_REF_FROM_PREMOVE;
+  ev_move(ref, &ev, &pd, &e);
+  if (pd.status != ARB_OK) {
+    d->premove.dropped = 1;
+    d->premove.refusal = pd.refusal;
+    snprintf(d->premove.message, sizeof d->premove.message, "%.95s", pd.message);
+    return; /* a dropped premove is not an event of the game: nothing recorded */
+  }
+  d->premove.played = 1;
+  d->premove.move = pd.move;
+  memcpy(d->premove.san, pd.san, sizeof pd.san);
+  memcpy(d->premove.uci, pd.uci, sizeof pd.uci);
+  if (ref->timed && game_over(ref)) arb_clock_stop(&ref->clock, t);
+  e.status = ARB_OK;
+  e.ply = arb_game_ply_count(ref->game);
+  e.ended = (uint8_t)game_over(ref);
+  if (e.ended) d->ended = 1;
+  arb__ref_record(ref, &e);
 }
 
 arb_status arb_referee_event(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d) {
@@ -557,7 +755,7 @@ arb_status arb_referee_event(arb_referee *ref, const arb_ref_event *ev, arb_ref_
   if (t == ARB_REF_NO_TIME) t = ref->now < 0 ? 0 : ref->now;
   int64_t before = ref->now;
   ref->now = e.t = t; /* the event happened then, whatever it is answered */
-  if (!starting && auto_flag(ref, t)) d->ended = 1;
+  if (!starting && time_due(ref, t)) d->ended = 1;
   was_over = ref->game && game_over(ref);
   if (!ref->game && !starting && !(ref->game = arb_game_new(NULL, ref->default_rules))) {
     refuse(d, ARB_REF_NO_MEMORY, NULL);
@@ -565,7 +763,9 @@ arb_status arb_referee_event(arb_referee *ref, const arb_ref_event *ev, arb_ref_
   }
   arb_ref_event local = *ev;
   local.t = t;
-  if (!starting) {
+  if (!starting && ref->aborted && ev->kind != ARB_REF_STATE) {
+    refuse_status(d, ARB_ERR_GAME_OVER); /* the game layer does not know of aborts */
+  } else if (!starting) {
     handlers[ev->kind](ref, &local, d, &e);
   } else if (ev_start(ref, &local, d) == ARB_OK) {
     was_over = 0;
@@ -573,7 +773,15 @@ arb_status arb_referee_event(arb_referee *ref, const arb_ref_event *ev, arb_ref_
     ref->now = before; /* a start that failed leaves the game under way, and its time */
     e.t = before < 0 ? 0 : before;
   }
-  return finish(ref, &e, d, was_over);
+  if (game_over(ref)) memset(ref->pre, 0, sizeof ref->pre);
+  int moved = ev->kind == ARB_REF_MOVE && d->status == ARB_OK;
+  finish(ref, &e, d, was_over);
+  if (moved && !game_over(ref)) {
+    play_premove(ref, t, d);
+    refresh_facts(ref);
+    arb_referee_state_of(ref, &d->state);
+  }
+  return d->status;
 }
 
 arb_status arb_referee_tick(arb_referee *ref, int64_t now, arb_ref_decision *d) {
@@ -585,7 +793,7 @@ arb_status arb_referee_tick(arb_referee *ref, int64_t now, arb_ref_decision *d) 
            (long long)now, (long long)ref->now);
   } else {
     ref->now = now;
-    d->ended = (uint8_t)auto_flag(ref, now);
+    d->ended = (uint8_t)time_due(ref, now);
     d->seq = d->ended ? ref->nrec - 1 : ref->nrec; /* the tick's entry, or none */
   }
   refresh_facts(ref);

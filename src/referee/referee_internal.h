@@ -9,6 +9,14 @@
 #include "arbiter/referee.h"
 #include "board/bitboard.h"
 
+/* A stored premove: its text as given (or a move), played when its turn comes. */
+typedef struct arb__ref_premove {
+  uint8_t set, len;
+  unsigned flags;
+  char text[16];
+  arb_move move;
+} arb__ref_premove;
+
 struct arb_referee {
   arb_ruleset default_rules; /* the rules of a game begun without a start event */
   arb_game *game;            /* NULL before the first game */
@@ -17,6 +25,13 @@ struct arb_referee {
   int64_t now;     /* the latest event's time, -1 before any */
   int flag_side;   /* the side whose flag ended the game, or -1 */
   arb_flag_reason flag_reason;
+  uint8_t aborted; /* ended without a result */
+  /* Online play (the setup's): lag compensation per side, and the first-move limit, counted
+   * from first_move_from (moved on by pauses) while fewer than two plies are played. */
+  uint8_t lag_comp;
+  arb_lag_tracker lag[2];
+  int64_t first_move_ms, first_move_from, paused_at;
+  arb__ref_premove pre[2]; /* one per side */
   /* The start's PGN tags: one block holding the array and then the strings. */
   arb_ref_tag *tags;
   size_t ntags;
