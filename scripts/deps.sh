@@ -4,7 +4,7 @@
 # usage: scripts/deps.sh [build|test|bench|fuzz]...   (default: build)
 # As root it runs apt-get directly; otherwise through sudo when available.
 set -eu
-want="cmake make gcc pkg-config libjansson-dev"
+want="cmake make gcc pkg-config libjansson-dev libwebsockets-dev libsqlite3-dev"
 for what in "${@:-build}"; do
   case "$what" in
   build) ;;

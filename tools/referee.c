@@ -159,6 +159,10 @@ static int parse_start(json_t *ev, arb_ruleset default_rules, start_fields *sf, 
   if (lc && !json_is_boolean(lc))
     return fail(err, "bad_event", "\"lag_compensation\" must be true or false");
   su->lag_compensation = json_is_true(lc);
+  json_t *seen = json_object_get(ev, "sees_flags");
+  if (seen && !json_is_boolean(seen))
+    return fail(err, "bad_event", "\"sees_flags\" must be true or false");
+  su->sees_flags = json_is_true(seen);
   if (fm && (!json_is_integer(fm) || json_integer_value(fm) < 0 ||
              json_integer_value(fm) > ARB_CLOCK_MS_MAX))
     return fail(err, "bad_event", "\"first_move_ms\" must be a number of milliseconds");

@@ -20,7 +20,8 @@
  * (0 .. ARB_CLOCK_TIME_MAX), never going back; the referee never reads a system clock.  A timed
  * game needs `t` on every event but ARB_REF_STATE; an untimed one may leave it out
  * (ARB_REF_NO_TIME: the latest event's time).  Under a rule set whose server sees every flag
- * (arb_clock_rules.auto_flag: online) a flag that fell before an event ends the game first;
+ * (arb_clock_rules.auto_flag: online), or with the setup's sees_flags, a flag that fell before
+ * an event ends the game first;
  * arb_referee_next_deadline gives the millisecond a timer should fire for it and
  * arb_referee_tick applies it.  Elsewhere a flag counts only when claimed (ARB_REF_FLAG).
  *
@@ -108,6 +109,11 @@ typedef struct arb_ref_setup {
    * the start, Black from White's first move) aborts the game by itself (lichess: 15-35 s by
    * speed); 0: no limit. */
   int64_t first_move_ms;
+  /* Every flag counts the moment it falls, whatever the rule set (an online server, or an
+   * arbiter watching the clocks): then a move after it is refused and the game ends on time,
+   * and arb_referee_next_deadline gives the fall.  0: the rule set's own (only online sees
+   * flags; elsewhere a flag counts when claimed, FIDE 6.8). */
+  uint8_t sees_flags;
 } arb_ref_setup;
 #define ARB_REF_SETUP_INIT                                                                         \
   { .start = NULL, .rules = ARB_RULES_FIDE, .control = NULL, .clock_model = -1 }

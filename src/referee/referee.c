@@ -151,6 +151,12 @@ static int game_over(const arb_referee *ref) {
 
 /* ---- what time does by itself: flags a server sees, the first-move limit ---- */
 
+/* Flags count the moment they fall: a server, or an arbiter watching (setup), or a rule set
+ * whose server sees them (online). */
+static int sees_flags(const arb_referee *ref) {
+  return ref->sees_flags || arb_clock_rules_get(arb_game_rules(ref->game))->auto_flag;
+}
+
 /* The grace the running side's flag gets (its lag quota's, with compensation). */
 static int64_t grace_of(const arb_referee *ref, int side) {
   return ref->lag_comp && side >= 0 ? arb_lag_grace(&ref->lag[side]) : 0;
@@ -158,8 +164,7 @@ static int64_t grace_of(const arb_referee *ref, int side) {
 
 /* The first millisecond the running side's flag counts as down for a server, or NEVER. */
 static int64_t flag_deadline(const arb_referee *ref) {
-  if (!ref->timed || !arb_clock_rules_get(arb_game_rules(ref->game))->auto_flag)
-    return ARB_CLOCK_NEVER;
+  if (!ref->timed || !sees_flags(ref)) return ARB_CLOCK_NEVER;
   int64_t flag = arb_clock_flag_time(&ref->clock);
   return flag == ARB_CLOCK_NEVER ? flag : flag + grace_of(ref, arb_clock_running(&ref->clock)) + 1;
 }
@@ -317,6 +322,7 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
   ref->facts_ply = -1;
   ref->aborted = 0;
   ref->lag_comp = su.lag_compensation && ref->timed;
+  ref->sees_flags = su.sees_flags;
   for (int c = 0; c < 2; c++)
     ref->lag[c] = arb_lag_tracker_init(ref->timed ? &ref->clock.tc : NULL);
   ref->first_move_ms = su.first_move_ms > 0 ? su.first_move_ms : 0;
@@ -390,7 +396,7 @@ static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_dec
     if (s != ARB_OK)
       return refuse(d, s == ARB_ERR_TIME_BACKWARDS ? ARB_REF_TIME_BACKWARDS : ARB_REF_CLOCK_STATE,
                     "the clock cannot take this move: %s", arb_strerror(s));
-    if (info.late && arb_clock_rules_get(arb_game_rules(ref->game))->auto_flag) {
+    if (info.late && sees_flags(ref)) {
       /* A server sees the flag: the move came after it fell, lag forgiven, so it is refused
        * and the game ends on time. */
       flag_falls(ref, mover, ev->t);

@@ -29,6 +29,7 @@ struct arb_referee {
   /* Online play (the setup's): lag compensation per side, and the first-move limit, counted
    * from first_move_from (moved on by pauses) while fewer than two plies are played. */
   uint8_t lag_comp;
+  uint8_t sees_flags; /* the setup's */
   arb_lag_tracker lag[2];
   int64_t first_move_ms, first_move_from, paused_at;
   arb__ref_premove pre[2]; /* one per side */

@@ -1,0 +1,97 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * game.h (internal to the server): one game on the server — its referee, seats, attached
+ * sessions, the versioned events recently broadcast, and the messages waiting for the store.
+ */
+#ifndef ARB_SERVER_GAME_H
+#define ARB_SERVER_GAME_H
+
+#include "protocol.h"
+#include "server.h"
+
+#define SRV_RING 8 /* recent updates kept for a reconnecting client */
+
+/* A message waiting for the store: to one session, or to every session of the game (then one
+ * text per kind of recipient: White's seat, Black's seat, the others). */
+typedef struct srv_pending {
+  uint64_t ticket;
+  srv_session *to; /* NULL: everyone */
+  srv_buf *buf[3];
+} srv_pending;
+
+typedef struct srv_game {
+  srv_game_row row;  /* as stored */
+  arb_position start;
+  arb_time_control tc;
+  arb_ref_setup setup;
+  arb_ref_tag tags[6];
+  char date[16], site[96];
+  arb_referee *ref;
+  int started;       /* both seats have come: the referee's game is under way */
+  int seen[2];       /* each seat has said hello once */
+  int connected[2];  /* its sessions now */
+  int auto_queen[2]; /* each seat's setting */
+  int64_t last_id[2];    /* the last accepted move's client id and UCI, per seat: a resend */
+  char last_uci[2][8];   /* of it is a duplicate */
+  uint32_t next_seq;     /* the next stored event's number */
+  uint64_t version;      /* updates broadcast so far */
+  struct {
+    uint64_t v;
+    srv_buf *buf; /* the spectators' text */
+  } ring[SRV_RING];
+  srv_session *sessions;
+  srv_pending *pending;
+  size_t npending, cap_pending;
+  int rematch_offer;
+  char rematch_token[2][SRV_TOKEN_LEN + 1]; /* for each old seat, its seat in the rematch */
+  int64_t idle_since_ms; /* no session attached since */
+  int ended_stored;
+  void *timer; /* the transport's */
+  struct srv_game *hnext; /* hash chain */
+  struct srv_game *pnext; /* games with pending messages */
+  int in_plist;
+} srv_game;
+
+struct srv_server {
+  srv_config cfg;
+  srv_io io;
+  srv_store *store;
+  srv_game **buckets;
+  size_t nbuckets, ngames;
+  srv_game *plist; /* games with pending messages */
+  int64_t last_heartbeat_ms;
+};
+
+/* A game from its row (no events yet), NULL without memory or on a bad row. */
+srv_game *srv_game_new(srv_server *sv, const srv_game_row *row);
+void srv_game_free(srv_server *sv, srv_game *g);
+/* Replays one stored event (loading).  0, or -1 when it does not replay as it did. */
+int srv_game_replay(srv_game *g, const srv_event_row *e);
+/* Hands an event to the referee with everything that follows: stored, broadcast, answered
+ * (to `from`, with the client's id), the timer re-armed. */
+void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session *from, int64_t id);
+/* Starts the referee's game (both seats came) at t. */
+void srv_game_start(srv_server *sv, srv_game *g, int64_t t);
+/* Queues text for one session / every session, behind everything stored before. */
+void srv_game_send(srv_server *sv, srv_game *g, srv_session *to, char *text);
+/* The same with a buffer (a reference is taken; NULL does nothing). */
+void srv_game_send_buf(srv_server *sv, srv_game *g, srv_session *to, srv_buf *b);
+void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev);
+/* The full state to one session (hello, settings). */
+void srv_game_send_state(srv_server *sv, srv_game *g, srv_session *to, int64_t now);
+/* Sends what the store has made durable. */
+void srv_game_release(srv_server *sv, srv_game *g, uint64_t durable);
+/* The game as PGN (malloc'd). */
+char *srv_game_pgn(srv_game *g);
+/* The recipient's view of the game. */
+void srv_game_view(const srv_game *g, int viewer, int64_t now, srv_view *v);
+/* Re-arms the transport's timer from the referee's deadline. */
+void srv_game_rearm(srv_server *sv, srv_game *g);
+/* One log line. */
+void srv_game_log(const srv_server *sv, const srv_game *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif

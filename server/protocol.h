@@ -1,0 +1,121 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * protocol.h: the play protocol's wire format (docs/protocol.md) — parsing what a client sends,
+ * writing what the server sends.  Pure functions over text: no sockets, no clock, no state; the
+ * fuzz target fuzz_protocol drives the parser.
+ *
+ * Ownership: srv_parse_client fills caller structs; the writers return malloc'd NUL-terminated
+ * text the caller frees (NULL only without memory).
+ */
+#ifndef ARB_SERVER_PROTOCOL_H
+#define ARB_SERVER_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arbiter/arbiter.h"
+#include "token.h"
+
+#define SRV_MAX_MESSAGE 8192 /* bytes in one client message (lila-ws: 8192) */
+#define SRV_MAX_DEPTH 4      /* nesting of objects and arrays in one client message */
+
+/* ---- client → server ---- */
+
+#define SRV_MSG_LIST(X)                                                                            \
+  X(SRV_MSG_HELLO, "hello")                                                                        \
+  X(SRV_MSG_MOVE, "move")                                                                          \
+  X(SRV_MSG_PREMOVE, "premove")                                                                    \
+  X(SRV_MSG_CANCEL_PREMOVE, "cancel_premove")                                                      \
+  X(SRV_MSG_OFFER_DRAW, "offer_draw")                                                              \
+  X(SRV_MSG_ACCEPT_DRAW, "accept_draw")                                                            \
+  X(SRV_MSG_DECLINE_DRAW, "decline_draw")                                                          \
+  X(SRV_MSG_CLAIM_DRAW, "claim_draw")                                                              \
+  X(SRV_MSG_RESIGN, "resign")                                                                      \
+  X(SRV_MSG_ABORT, "abort")                                                                        \
+  X(SRV_MSG_REMATCH, "rematch")                                                                    \
+  X(SRV_MSG_SETTINGS, "settings")                                                                  \
+  X(SRV_MSG_PING, "ping")
+
+typedef enum srv_msg_type {
+#define SRV_MSG_ENUM_(name, text) name,
+  SRV_MSG_LIST(SRV_MSG_ENUM_)
+#undef SRV_MSG_ENUM_
+      SRV_MSG_COUNT
+} srv_msg_type;
+
+const char *srv_msg_name(srv_msg_type type);
+
+/* One client message, checked for shape (not for the rules: that is the referee's). */
+typedef struct srv_msg {
+  srv_msg_type type;
+  int64_t id;                          /* "id": the client's number for it, -1 when absent */
+  char game[SRV_GAME_ID_LEN + 1];      /* hello */
+  char token[SRV_TOKEN_LEN + 1];       /* hello: the seat token, "" for a spectator */
+  int64_t version;                     /* hello: the last version the client saw, -1 none */
+  char uci[8];                         /* move, premove, claim_draw (intended move): "" none */
+  arb_claim_reason reason;             /* claim_draw */
+  int64_t lag_ms;                      /* move: the client's lag estimate, -1 none */
+  int auto_queen;                      /* settings: 0/1, -1 not given */
+} srv_msg;
+
+/* Why a message was refused: a code (the error event's) and a message for a person. */
+typedef struct srv_parse_error {
+  const char *code; /* "too_big", "json", "too_deep", "bad_message", "unknown_type" */
+  char message[160];
+} srv_parse_error;
+
+/* Parses one text frame.  0 and *out filled, or -1 with *err. */
+int srv_parse_client(const char *text, size_t len, srv_msg *out, srv_parse_error *err);
+
+/* ---- server → client ---- */
+
+/* What happened, for an update: the referee's decision and the event it answered. */
+typedef struct srv_event_info {
+  arb_ref_kind kind; /* ARB_REF_TICK: time did it (a flag, a first move not made) */
+  int by;            /* the player, or -1 */
+  int side;          /* a flag's side */
+  int premove;       /* the move was a stored premove */
+  arb_claim_reason reason; /* a claim's */
+  const arb_ref_decision *d;
+} srv_event_info;
+
+/* The game as one recipient sees it. */
+typedef struct srv_view {
+  const char *id;
+  uint64_t version;
+  const arb_referee *ref;
+  const arb_ref_setup *setup; /* how the game starts (before the referee has one) */
+  const char *control;        /* the time control in the human grammar, "" untimed */
+  int started;                /* both players have come: the referee's game is under way */
+  int viewer;                 /* the recipient's seat (arb_color), -1 for a spectator */
+  int auto_queen;             /* the viewer's setting */
+  int connected[2];           /* each seat has a connection now */
+  int rematch_offer;          /* the seat that offered a rematch, -1 */
+  const char *rematch_id;     /* the rematch's game id, or NULL */
+  int64_t server_ms;          /* the server's time now, for the clocks */
+} srv_view;
+
+/* The reason a finished game ended, in words a player understands ("Draw: White ran out of
+ * time, but Black cannot checkmate by any sequence of legal moves"), into buf (snprintf
+ * convention); "" while the game goes on. */
+int srv_reason_words(const arb_referee *ref, char *buf, size_t size);
+
+/* {"t":"state","v":N,"game":{...}}: everything a page needs (docs/protocol.md). */
+char *srv_write_state(const srv_view *v);
+/* {"t":"update","v":N,"event":{...},"game":{...}} after an accepted event. */
+char *srv_write_update(const srv_view *v, const srv_event_info *ev);
+/* {"t":"ack","id":N[,"duplicate":true]} */
+char *srv_write_ack(int64_t id, int duplicate);
+/* {"t":"error","code":C,"message":M[,"id":N]} */
+char *srv_write_error(const char *code, const char *message, int64_t id);
+/* {"t":"premove","uci":U} ("" when cancelled or played/dropped), with "dropped": reason */
+char *srv_write_premove(const char *uci, const char *dropped);
+/* {"t":"rematch","game":ID,"url":"/game/ID#TOKEN"} to one seat */
+char *srv_write_rematch(const char *id, const char *token);
+/* {"t":"pong","server_ms":N} */
+char *srv_write_pong(int64_t server_ms);
+
+/* The game's public state as JSON (the "game" object for a spectator) — GET /api/games/ID. */
+char *srv_write_game_json(const srv_view *v);
+
+#endif

@@ -1,0 +1,680 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * server.c: the registry of games and what each connection's messages do — hello (seat by
+ * token, spectators, the missed updates), the players' actions (handed to the game's referee),
+ * rematches, settings; creating games and reading them over HTTP; loading and resuming
+ * unfinished games after a restart; evicting finished ones; exporting PGN.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+#define SRV_IDLE_EVICT_MS (10 * 60 * 1000)
+
+static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"; }
+
+/* ---- the table ---- */
+
+static size_t bucket_of(const srv_server *sv, const char *id) {
+  uint64_t h = 1469598103934665603u;
+  for (const char *p = id; *p; p++)
+    h = (h ^ (unsigned char)*p) * 1099511628211u;
+  return (size_t)(h & (sv->nbuckets - 1));
+}
+
+static srv_game *lookup(const srv_server *sv, const char *id) {
+  for (srv_game *g = sv->buckets[bucket_of(sv, id)]; g; g = g->hnext)
+    if (!strcmp(g->row.id, id)) return g;
+  return NULL;
+}
+
+static void grow(srv_server *sv) {
+  size_t n = sv->nbuckets * 2;
+  srv_game **b = calloc(n, sizeof *b);
+  if (!b) return;
+  srv_game **old = sv->buckets;
+  size_t on = sv->nbuckets;
+  sv->buckets = b;
+  sv->nbuckets = n;
+  for (size_t i = 0; i < on; i++)
+    for (srv_game *g = old[i], *next; g; g = next) {
+      next = g->hnext;
+      size_t k = bucket_of(sv, g->row.id);
+      g->hnext = b[k];
+      b[k] = g;
+    }
+  free(old);
+}
+
+static void insert(srv_server *sv, srv_game *g) {
+  if (sv->ngames + 1 > sv->nbuckets) grow(sv);
+  size_t k = bucket_of(sv, g->row.id);
+  g->hnext = sv->buckets[k];
+  sv->buckets[k] = g;
+  sv->ngames++;
+}
+
+static void unlink_game(srv_server *sv, srv_game *g) {
+  for (srv_game **p = &sv->buckets[bucket_of(sv, g->row.id)]; *p; p = &(*p)->hnext)
+    if (*p == g) {
+      *p = g->hnext;
+      sv->ngames--;
+      break;
+    }
+  for (srv_game **p = &sv->plist; *p; p = &(*p)->pnext)
+    if (*p == g) {
+      *p = g->pnext;
+      break;
+    }
+}
+
+srv_server *srv_server_new(const srv_config *cfg, const srv_io *io, srv_store *store) {
+  srv_server *sv = calloc(1, sizeof *sv);
+  if (!sv) return NULL;
+  sv->cfg = *cfg;
+  sv->io = *io;
+  sv->store = store;
+  sv->nbuckets = 1024;
+  if (!(sv->buckets = calloc(sv->nbuckets, sizeof *sv->buckets))) {
+    free(sv);
+    return NULL;
+  }
+  return sv;
+}
+
+void srv_server_free(srv_server *sv) {
+  if (!sv) return;
+  for (size_t i = 0; i < sv->nbuckets; i++)
+    for (srv_game *g = sv->buckets[i], *next; g; g = next) {
+      next = g->hnext;
+      srv_game_free(sv, g);
+    }
+  free(sv->buckets);
+  free(sv);
+}
+
+size_t srv_server_games(const srv_server *sv) { return sv->ngames; }
+
+void **srv_game_timer_slot(srv_game *g) { return &g->timer; }
+
+/* ---- loading ---- */
+
+static int replay_one(void *ctx, const srv_event_row *e) {
+  srv_game *g = ctx;
+  if (srv_game_replay(g, e) == 0) return 0;
+  fprintf(stderr, "arbiter serve: game %s: stored event %u (%s) does not replay; the game stops "
+                  "before it\n",
+          g->row.id, e->seq, arb_ref_kind_name((arb_ref_kind)e->kind));
+  return 1;
+}
+
+/* A game from the store, its events replayed; NULL if there is none. */
+static srv_game *load(srv_server *sv, const srv_game_row *row, int64_t now) {
+  srv_game *g = srv_game_new(sv, row);
+  if (!g) {
+    fprintf(stderr, "arbiter serve: game %s: the stored setup does not read\n", row->id);
+    return NULL;
+  }
+  if (srv_store_each_event(sv->store, row->id, replay_one, g) < 0)
+    fprintf(stderr, "arbiter serve: game %s: its events cannot be read\n", row->id);
+  if (row->rematch_id[0]) g->rematch_offer = -1;
+  g->idle_since_ms = now;
+  insert(sv, g);
+  return g;
+}
+
+/* The game with this id, in memory or loaded from the store. */
+static srv_game *find(srv_server *sv, const char *id, int64_t now) {
+  srv_game *g = lookup(sv, id);
+  if (g) return g;
+  srv_game_row row;
+  if (srv_store_get_game(sv->store, id, &row) != 1) return NULL;
+  return load(sv, &row, now);
+}
+
+/* Time did something by itself (a flag, a first move not made): stored and broadcast. */
+static void tick(srv_server *sv, srv_game *g, int64_t now) {
+  if (!g->started) return;
+  arb_ref_decision d;
+  if (arb_referee_tick(g->ref, now, &d) != ARB_OK || !d.ended) return;
+  arb_ref_event t = ARB_REF_EVENT_INIT(ARB_REF_TICK, now);
+  srv_event_row r;
+  memset(&r, 0, sizeof r);
+  memcpy(r.game, g->row.id, sizeof r.game);
+  r.seq = g->next_seq++;
+  r.t = t.t;
+  r.kind = ARB_REF_TICK;
+  r.by = r.side = -1;
+  r.client_id = -1;
+  srv_store_put_event(sv->store, &r);
+  arb_ref_state s = d.state;
+  g->ended_stored = 1;
+  srv_store_end_game(sv->store, g->row.id, arb_result_string(s.outcome.result),
+                     s.aborted ? "aborted" : arb_termination_name(s.outcome.termination), now);
+  srv_event_info info = {ARB_REF_TICK, -1, s.flag_side, 0, 0, &d};
+  srv_game_broadcast(sv, g, &info);
+  char words[192];
+  srv_reason_words(g->ref, words, sizeof words);
+  srv_game_log(sv, g, "v%llu over: %s", (unsigned long long)g->version, words);
+}
+
+typedef struct load_ctx {
+  srv_server *sv;
+  int64_t now, alive;
+  long n;
+} load_ctx;
+
+static int resume_one(void *ctx, const srv_game_row *row) {
+  load_ctx *c = ctx;
+  srv_game *g = load(c->sv, row, c->now);
+  if (!g) return 0;
+  c->n++;
+  arb_ref_state s;
+  arb_referee_state_of(g->ref, &s);
+  if (g->started && s.timed && !s.over) {
+    /* Charged up to when the server was last known alive; the rest of the time it was down
+     * is a pause, recorded like an arbiter's. */
+    int64_t from = s.now > c->alive ? s.now : c->alive;
+    if (from > c->now) from = c->now;
+    tick(c->sv, g, from);
+    arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_PAUSE, from);
+    srv_game_apply(c->sv, g, &ev, NULL, -1);
+    ev = (arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_RESUME, c->now);
+    srv_game_apply(c->sv, g, &ev, NULL, -1);
+  }
+  srv_game_rearm(c->sv, g);
+  return 0;
+}
+
+long srv_server_load(srv_server *sv, int64_t now) {
+  load_ctx c = {sv, now, srv_store_last_heartbeat(sv->store), 0};
+  return srv_store_each_game(sv->store, 1, resume_one, &c) < 0 ? -1 : c.n;
+}
+
+/* ---- creating ---- */
+
+/* lichess GameExt.timeForFirstMove, by the speed of the control (estimated base + 40 * inc). */
+static int64_t first_move_limit(const arb_time_control *tc) {
+  if (!tc || tc->kind != ARB_TC_PERIODS) return 0;
+  int64_t est = tc->periods[0].time_ms / 1000 + 40 * (tc->periods[0].increment_ms / 1000);
+  return est < 30 ? 15000 : est < 180 ? 20000 : est < 480 ? 25000 : est < 1500 ? 30000 : 35000;
+}
+
+static char *error_json(const char *code, const char *message) {
+  json_t *j = json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", message);
+  char *text = json_dumps(j, JSON_COMPACT);
+  json_decref(j);
+  return text;
+}
+
+typedef struct create_req {
+  srv_game_row row;
+  int creator; /* the creator's seat */
+} create_req;
+
+static int read_create(srv_server *sv, json_t *j, int64_t now, create_req *c, char *msg,
+                       size_t size) {
+  srv_game_row *r = &c->row;
+  memset(c, 0, sizeof *c);
+  const char *rules = "online";
+  json_t *v;
+  if ((v = json_object_get(j, "rules"))) {
+    arb_ruleset rs;
+    if (!json_is_string(v) || arb_rules_parse(json_string_value(v), &rs) != ARB_OK)
+      return snprintf(msg, size, "\"rules\" must be online, fide, fide-rapid, fide-blitz, uscf "
+                                 "or casual"), -1;
+    rules = json_string_value(v);
+  }
+  snprintf(r->rules, sizeof r->rules, "%s", rules);
+  arb_time_control tc;
+  int timed = 0;
+  json_t *ctl = json_object_get(j, "control");
+  arb_tc_syntax syntax = ARB_TC_AUTO;
+  if (!ctl && (ctl = json_object_get(j, "timecontrol"))) syntax = ARB_TC_PGN;
+  if (ctl && !json_is_null(ctl)) {
+    arb_tc_report rep;
+    if (!json_is_string(ctl) || arb_tc_parse(json_string_value(ctl), json_string_length(ctl),
+                                             syntax, &tc, &rep) != ARB_OK)
+      return snprintf(msg, size, "\"control\": %s",
+                      json_is_string(ctl) ? rep.message : "must be a string"), -1;
+    timed = tc.kind == ARB_TC_PERIODS || tc.kind == ARB_TC_SANDCLOCK;
+    if (timed && arb_tc_write(&tc, ARB_TC_HUMAN, r->control, sizeof r->control) >=
+                     (int)sizeof r->control)
+      return snprintf(msg, size, "\"control\" is too long"), -1;
+    if (!timed) r->control[0] = 0;
+  }
+  json_t *c960 = json_object_get(j, "chess960"), *fen = json_object_get(j, "fen");
+  if (c960 && !json_is_boolean(c960)) return snprintf(msg, size, "\"chess960\" must be true or false"), -1;
+  arb_position pos;
+  if (fen && !json_is_null(fen)) {
+    arb_fen_report rep;
+    uint32_t mode = json_is_true(c960) ? ARB_FEN_READ_CHESS960 : 0;
+    if (!json_is_string(fen) || arb_fen_read_n(&pos, json_string_value(fen),
+                                               json_string_length(fen), mode, &rep) != ARB_OK)
+      return snprintf(msg, size, "\"fen\": %s", json_is_string(fen) ? rep.message : "must be a string"), -1;
+  } else if (json_is_true(c960)) {
+    uint16_t n;
+    if (srv_random(&n, sizeof n)) return snprintf(msg, size, "no randomness"), -1;
+    arb_position_chess960(&pos, n % 960);
+  } else {
+    arb_fen_read(&pos, ARB_FEN_START, 0, NULL);
+  }
+  r->chess960 = pos.chess960;
+  arb_fen_write(&pos, r->fen, sizeof r->fen, 0);
+  int online = !strcmp(rules, "online");
+  r->lag_compensation = online && sv->cfg.lag_compensation;
+  if ((v = json_object_get(j, "lag_compensation"))) {
+    if (!json_is_boolean(v)) return snprintf(msg, size, "\"lag_compensation\" must be true or false"), -1;
+    r->lag_compensation = json_is_true(v);
+  }
+  r->first_move_ms = online && timed ? first_move_limit(&tc) : 0;
+  if ((v = json_object_get(j, "first_move_ms"))) {
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 86400000)
+      return snprintf(msg, size, "\"first_move_ms\" must be milliseconds (0: no limit)"), -1;
+    r->first_move_ms = (int64_t)json_integer_value(v);
+  }
+  const char *color = "random";
+  if ((v = json_object_get(j, "color"))) {
+    if (!json_is_string(v) || (strcmp(json_string_value(v), "white") &&
+                               strcmp(json_string_value(v), "black") &&
+                               strcmp(json_string_value(v), "random")))
+      return snprintf(msg, size, "\"color\" must be white, black or random"), -1;
+    color = json_string_value(v);
+  }
+  uint8_t coin = 0;
+  if (!strcmp(color, "random") && srv_random(&coin, 1))
+    return snprintf(msg, size, "no randomness"), -1;
+  c->creator = !strcmp(color, "white") ? ARB_WHITE : !strcmp(color, "black") ? ARB_BLACK : coin & 1;
+  r->created_ms = now;
+  return 0;
+}
+
+/* Makes the game (fresh id and tokens), stores it and waits for the commit. */
+static srv_game *make_game(srv_server *sv, srv_game_row *row, char tokens[2][SRV_TOKEN_LEN + 1]) {
+  for (int tries = 0; tries < 8; tries++) {
+    if (srv_new_game_id(row->id)) return NULL;
+    if (!lookup(sv, row->id) && srv_store_get_game(sv->store, row->id, &(srv_game_row){0}) == 0)
+      break;
+    row->id[0] = 0;
+  }
+  if (!row->id[0]) return NULL;
+  for (int c = 0; c < 2; c++) {
+    if (srv_new_token(tokens[c])) return NULL;
+    srv_token_hash(tokens[c], SRV_TOKEN_LEN, row->hash[c]);
+  }
+  srv_game *g = srv_game_new(sv, row);
+  if (!g) return NULL;
+  insert(sv, g);
+  g->idle_since_ms = row->created_ms;
+  srv_store_put_game(sv->store, row);
+  /* a link handed out must still work after a crash */
+  srv_store_flush(sv->store);
+  return g;
+}
+
+int srv_server_create(srv_server *sv, const char *text, size_t len, int64_t now, char **body) {
+  json_error_t jerr;
+  json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+  char msg[256];
+  create_req c;
+  if (!json_is_object(j)) {
+    json_decref(j);
+    *body = error_json("bad_request", j ? "the request must be a JSON object" : jerr.text);
+    return 400;
+  }
+  int rc = read_create(sv, j, now, &c, msg, sizeof msg);
+  json_decref(j);
+  if (rc) {
+    *body = error_json("bad_request", msg);
+    return 400;
+  }
+  char tokens[2][SRV_TOKEN_LEN + 1];
+  srv_game *g = make_game(sv, &c.row, tokens);
+  if (!g) {
+    *body = error_json("no_resources", "the game could not be made");
+    return 500;
+  }
+  char url[2][64], spectator[32];
+  for (int k = 0; k < 2; k++)
+    snprintf(url[k], sizeof url[k], "/game/%s#%s", g->row.id, tokens[k]);
+  snprintf(spectator, sizeof spectator, "/game/%s", g->row.id);
+  json_t *a = json_object();
+  json_object_set_new(a, "id", json_string(g->row.id));
+  json_object_set_new(a, "rules", json_string(g->row.rules));
+  json_object_set_new(a, "control", json_string(g->row.control));
+  json_object_set_new(a, "fen", json_string(g->row.fen));
+  json_object_set_new(a, "color", json_string(color_name(c.creator)));
+  json_object_set_new(a, "white", json_string(url[ARB_WHITE]));
+  json_object_set_new(a, "black", json_string(url[ARB_BLACK]));
+  json_object_set_new(a, "you", json_string(url[c.creator]));
+  json_object_set_new(a, "opponent", json_string(url[c.creator ^ 1]));
+  json_object_set_new(a, "spectator", json_string(spectator));
+  *body = json_dumps(a, JSON_COMPACT);
+  json_decref(a);
+  srv_game_log(sv, g, "created: %s, %s, %s", g->row.rules,
+               g->row.control[0] ? g->row.control : "untimed", g->row.fen);
+  return 201;
+}
+
+/* ---- HTTP reads ---- */
+
+int srv_server_get(srv_server *sv, const char *path, int64_t now, char **body,
+                   const char **type) {
+  static const char prefix[] = "/api/games/";
+  *type = "application/json";
+  size_t n = strlen(path);
+  int pgn = n > 4 && !strcmp(path + n - 4, ".pgn");
+  if (strncmp(path, prefix, sizeof prefix - 1) ||
+      !srv_game_id_valid(path + sizeof prefix - 1, n - (sizeof prefix - 1) - (pgn ? 4 : 0))) {
+    *body = error_json("not_found", "no such resource");
+    return 404;
+  }
+  char id[SRV_GAME_ID_LEN + 1];
+  memcpy(id, path + sizeof prefix - 1, SRV_GAME_ID_LEN);
+  id[SRV_GAME_ID_LEN] = 0;
+  srv_game *g = find(sv, id, now);
+  if (!g) {
+    *body = error_json("no_game", "no game with this id");
+    return 404;
+  }
+  if (pgn) {
+    *type = "application/x-chess-pgn";
+    *body = srv_game_pgn(g);
+  } else {
+    srv_view v;
+    srv_game_view(g, -1, now, &v);
+    *body = srv_write_game_json(&v);
+  }
+  return *body ? 200 : 500;
+}
+
+/* ---- sessions ---- */
+
+/* To a session that may not be in a game yet. */
+static void send_direct(srv_server *sv, srv_session *s, char *text) {
+  if (s->game) {
+    srv_game_send(sv, s->game, s, text);
+    return;
+  }
+  srv_buf *b = srv_buf_take(text);
+  if (!b) return;
+  srv_session_push(s, b, &sv->cfg.limits);
+  srv_buf_unref(b);
+  if (sv->io.writable) sv->io.writable(sv->io.ctx, s);
+}
+
+static void send_error(srv_server *sv, srv_session *s, const char *code, const char *message,
+                       int64_t id) {
+  send_direct(sv, s, srv_write_error(code, message, id));
+}
+
+/* {"t":"players",...}: who is connected, to everyone (not a version: nothing of the game
+ * changed). */
+static void presence(srv_server *sv, srv_game *g) {
+  json_t *j = json_object();
+  json_object_set_new(j, "t", json_string("players"));
+  for (int c = 0; c < 2; c++)
+    json_object_set_new(j, color_name(c), json_pack("{s:b}", "connected", g->connected[c] > 0));
+  char *text = json_dumps(j, JSON_COMPACT);
+  json_decref(j);
+  srv_buf *b = srv_buf_take(text);
+  if (!b) return;
+  for (srv_session *s = g->sessions; s; s = s->next)
+    srv_game_send_buf(sv, g, s, b); /* in order, behind what is pending */
+  srv_buf_unref(b);
+}
+
+static void detach(srv_server *sv, srv_session *s, int64_t now) {
+  srv_game *g = s->game;
+  if (!g) return;
+  if (s->prev) s->prev->next = s->next;
+  else g->sessions = s->next;
+  if (s->next) s->next->prev = s->prev;
+  s->prev = s->next = NULL;
+  if (s->seat >= 0) g->connected[s->seat]--;
+  /* what was waiting for it goes nowhere */
+  for (size_t i = 0; i < g->npending; i++)
+    if (g->pending[i].to == s) {
+      srv_buf_unref(g->pending[i].buf[0]);
+      g->pending[i].buf[0] = NULL;
+    }
+  s->game = NULL;
+  if (!g->sessions) g->idle_since_ms = now;
+  if (s->seat >= 0) presence(sv, g);
+  s->seat = SRV_SEAT_NONE;
+}
+
+static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now) {
+  srv_game *g = find(sv, m->game, now);
+  if (!g) {
+    send_error(sv, s, "no_game", "no game with this id", m->id);
+    return;
+  }
+  detach(sv, s, now);
+  int seat = SRV_SEAT_SPECTATOR;
+  if (m->token[0]) {
+    uint8_t h[SRV_SHA256_BYTES];
+    srv_token_hash(m->token, strlen(m->token), h);
+    for (int c = 0; c < 2; c++)
+      if (srv_hash_equal(h, g->row.hash[c])) seat = c;
+  }
+  s->game = g;
+  s->seat = seat;
+  s->next = g->sessions;
+  if (g->sessions) g->sessions->prev = s;
+  g->sessions = s;
+  if (m->token[0] && seat < 0)
+    srv_game_send(sv, g, s, srv_write_error("bad_token",
+                                            "this link's token is not a seat of this game: you "
+                                            "are watching",
+                                            m->id));
+  if (seat >= 0) {
+    g->connected[seat]++;
+    g->seen[seat] = 1;
+    presence(sv, g);
+    if (g->rematch_token[seat][0]) /* a rematch made while this seat was away */
+      srv_game_send(sv, g, s, srv_write_rematch(g->row.rematch_id, g->rematch_token[seat]));
+  }
+  /* the updates it missed, if they are still at hand, then the state */
+  if (m->version >= 0 && (uint64_t)m->version < g->version &&
+      g->version - (uint64_t)m->version <= SRV_RING) {
+    for (uint64_t v = (uint64_t)m->version + 1; v <= g->version; v++)
+      if (g->ring[v % SRV_RING].v == v) srv_game_send_buf(sv, g, s, g->ring[v % SRV_RING].buf);
+  }
+  srv_game_send_state(sv, g, s, now);
+  if (!g->started && g->seen[0] && g->seen[1]) srv_game_start(sv, g, now);
+  srv_game_log(sv, g, "%s joined", seat >= 0 ? color_name(seat) : "a spectator");
+}
+
+static void rematch(srv_server *sv, srv_game *g, srv_session *s, int64_t now) {
+  arb_ref_state st;
+  arb_referee_state_of(g->ref, &st);
+  if (!g->started || !st.over) {
+    srv_game_send(sv, g, s, srv_write_error("not_allowed", "a rematch comes after the game", -1));
+    return;
+  }
+  if (g->row.rematch_id[0]) {
+    if (g->rematch_token[s->seat][0])
+      srv_game_send(sv, g, s, srv_write_rematch(g->row.rematch_id, g->rematch_token[s->seat]));
+    return;
+  }
+  if (g->rematch_offer != (s->seat ^ 1)) {
+    g->rematch_offer = s->seat;
+    srv_game_broadcast(sv, g, NULL);
+    return;
+  }
+  /* both want it: the same game with the colours swapped */
+  srv_game_row row = g->row;
+  memset(row.rematch_id, 0, sizeof row.rematch_id);
+  memcpy(row.rematch_of, g->row.id, sizeof row.rematch_of);
+  row.created_ms = now;
+  row.over = 0;
+  char tokens[2][SRV_TOKEN_LEN + 1];
+  srv_game *n = make_game(sv, &row, tokens);
+  if (!n) {
+    srv_game_send(sv, g, s, srv_write_error("no_resources", "the rematch could not be made", -1));
+    return;
+  }
+  memcpy(g->row.rematch_id, n->row.id, sizeof g->row.rematch_id);
+  srv_store_set_rematch(sv->store, g->row.id, n->row.id);
+  for (int c = 0; c < 2; c++) /* White of the old game is Black of the new */
+    memcpy(g->rematch_token[c], tokens[c ^ 1], sizeof tokens[0]);
+  g->rematch_offer = -1;
+  for (srv_session *x = g->sessions; x; x = x->next)
+    if (x->seat >= 0)
+      srv_game_send(sv, g, x, srv_write_rematch(n->row.id, g->rematch_token[x->seat]));
+  srv_game_broadcast(sv, g, NULL);
+  srv_game_log(sv, g, "rematch: %s", n->row.id);
+}
+
+static const arb_ref_kind action_kind[SRV_MSG_COUNT] = {
+    [SRV_MSG_MOVE] = ARB_REF_MOVE,
+    [SRV_MSG_PREMOVE] = ARB_REF_PREMOVE,
+    [SRV_MSG_CANCEL_PREMOVE] = ARB_REF_CANCEL_PREMOVE,
+    [SRV_MSG_OFFER_DRAW] = ARB_REF_OFFER_DRAW,
+    [SRV_MSG_ACCEPT_DRAW] = ARB_REF_ACCEPT_DRAW,
+    [SRV_MSG_DECLINE_DRAW] = ARB_REF_DECLINE_DRAW,
+    [SRV_MSG_CLAIM_DRAW] = ARB_REF_CLAIM_DRAW,
+    [SRV_MSG_RESIGN] = ARB_REF_RESIGN,
+    [SRV_MSG_ABORT] = ARB_REF_ABORT,
+};
+
+int srv_server_message(srv_server *sv, srv_session *s, const char *text, size_t len,
+                       int64_t now) {
+  if (!srv_session_allow(s, now, &sv->cfg.limits)) return -1;
+  srv_msg m;
+  srv_parse_error err;
+  if (srv_parse_client(text, len, &m, &err)) {
+    send_error(sv, s, err.code, err.message, -1);
+    return 0;
+  }
+  if (m.type == SRV_MSG_PING) {
+    send_direct(sv, s, srv_write_pong(now));
+    return 0;
+  }
+  if (m.type == SRV_MSG_HELLO) {
+    hello(sv, s, &m, now);
+    return 0;
+  }
+  srv_game *g = s->game;
+  if (!g) {
+    send_error(sv, s, "no_hello", "say hello first: {\"t\":\"hello\",\"game\":ID,\"token\":T}",
+               m.id);
+    return 0;
+  }
+  if (s->seat < 0) {
+    srv_game_send(sv, g, s, srv_write_error("spectator", "spectators watch; they cannot play",
+                                            m.id));
+    return 0;
+  }
+  int seat = s->seat;
+  if (m.type == SRV_MSG_SETTINGS) {
+    g->auto_queen[seat] = m.auto_queen;
+    srv_game_send_state(sv, g, s, now);
+    return 0;
+  }
+  if (m.type == SRV_MSG_REMATCH) {
+    rematch(sv, g, s, now);
+    return 0;
+  }
+  if (!g->started) {
+    if (m.type != SRV_MSG_ABORT) {
+      srv_game_send(sv, g, s, srv_write_error("not_started",
+                                              "the game starts when both players have come",
+                                              m.id));
+      return 0;
+    }
+    srv_game_start(sv, g, now); /* then abort it at once */
+  }
+  if (m.type == SRV_MSG_MOVE && m.id >= 0 && m.id == g->last_id[seat] &&
+      !strcmp(m.uci, g->last_uci[seat])) {
+    srv_game_send(sv, g, s, srv_write_ack(m.id, 1)); /* a resend: answered, not played */
+    return 0;
+  }
+  arb_ref_event ev = ARB_REF_EVENT_INIT(action_kind[m.type], now);
+  ev.by = (int8_t)seat;
+  if (m.uci[0]) {
+    ev.text = m.uci;
+    ev.text_len = strlen(m.uci);
+  }
+  if (g->auto_queen[seat]) ev.flags = ARB_REF_AUTO_QUEEN;
+  if (m.lag_ms > 0) ev.lag_ms = m.lag_ms;
+  ev.reason = m.reason;
+  srv_game_apply(sv, g, &ev, s, m.id);
+  return 0;
+}
+
+void srv_server_closed(srv_server *sv, srv_session *s, int64_t now) {
+  detach(sv, s, now);
+  srv_session_clear(s);
+}
+
+void srv_server_timer(srv_server *sv, srv_game *g, int64_t now) {
+  tick(sv, g, now);
+  srv_game_rearm(sv, g);
+}
+
+void srv_server_release(srv_server *sv) {
+  uint64_t durable = srv_store_durable(sv->store);
+  for (srv_game **p = &sv->plist; *p;) {
+    srv_game *g = *p;
+    srv_game_release(sv, g, durable);
+    if (!g->npending) {
+      g->in_plist = 0;
+      *p = g->pnext;
+    } else {
+      p = &g->pnext;
+    }
+  }
+}
+
+void srv_server_sweep(srv_server *sv, int64_t now) {
+  if (now - sv->last_heartbeat_ms >= 1000) {
+    srv_store_heartbeat(sv->store, now);
+    sv->last_heartbeat_ms = now;
+  }
+  for (size_t i = 0; i < sv->nbuckets; i++)
+    for (srv_game *g = sv->buckets[i], *next; g; g = next) {
+      next = g->hnext;
+      arb_ref_state st;
+      arb_referee_state_of(g->ref, &st);
+      if (g->sessions || g->npending || now - g->idle_since_ms < SRV_IDLE_EVICT_MS) continue;
+      if (g->started && !st.over) continue; /* its clock may run: it stays */
+      unlink_game(sv, g);
+      srv_game_free(sv, g);
+    }
+}
+
+/* ---- export ---- */
+
+typedef struct export_ctx {
+  srv_server *sv;
+  FILE *out;
+  long n;
+} export_ctx;
+
+static int export_one(void *ctx, const srv_game_row *row) {
+  export_ctx *c = ctx;
+  srv_game *g = lookup(c->sv, row->id), *tmp = NULL;
+  if (!g) {
+    tmp = srv_game_new(c->sv, row);
+    if (!tmp) return 0;
+    srv_store_each_event(c->sv->store, row->id, replay_one, tmp);
+    g = tmp;
+  }
+  char *pgn = srv_game_pgn(g);
+  if (pgn) {
+    fputs(pgn, c->out);
+    c->n++;
+  }
+  free(pgn);
+  srv_game_free(c->sv, tmp);
+  return 0;
+}
+
+long srv_server_export(srv_server *sv, FILE *out) {
+  export_ctx c = {sv, out, 0};
+  return srv_store_each_game(sv->store, 0, export_one, &c) < 0 ? -1 : c.n;
+}

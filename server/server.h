@@ -1,0 +1,84 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * server.h: the play server's logic, under any transport — the registry of games (each one
+ * arb_referee), what a connection's messages do, timers, durability gating and the HTTP API.
+ * No socket and no clock in here: the transport (transport_lws.c) passes every message with
+ * the server time it arrived at and drains what the sessions have queued.
+ *
+ * Durability: every change is queued to the store before anyone hears of it; every message to
+ * a client waits, in order, until the store has committed everything queued before it
+ * (srv_server_release, called when the store says a commit is done).
+ *
+ * Threads: everything here runs on the transport's one thread.
+ */
+#ifndef ARB_SERVER_SERVER_H
+#define ARB_SERVER_SERVER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "session.h"
+#include "store.h"
+
+typedef struct srv_config {
+  srv_limits limits;
+  int quiet;                 /* no log line per game event */
+  int lag_compensation;      /* the default for new games under the online rules */
+  const char *site;          /* the PGN Site tag ("" none) */
+} srv_config;
+
+struct srv_game;
+
+/* What the logic needs from the transport. */
+typedef struct srv_io {
+  void *ctx;
+  void (*writable)(void *ctx, srv_session *s);                   /* s has messages queued */
+  void (*arm)(void *ctx, struct srv_game *g, int64_t at_ms);     /* ARB_CLOCK_NEVER: cancel */
+  void (*forget)(void *ctx, struct srv_game *g);                 /* g is freed */
+} srv_io;
+
+typedef struct srv_server srv_server;
+
+srv_server *srv_server_new(const srv_config *cfg, const srv_io *io, srv_store *store);
+void srv_server_free(srv_server *sv);
+
+/* Loads every unfinished game from the store and resumes it: its events are replayed, and a
+ * running clock is paused from when the server was last known alive until now (recorded), so
+ * the time the server was down is charged to nobody.  Returns the number of games, -1 on a
+ * database error. */
+long srv_server_load(srv_server *sv, int64_t now_ms);
+
+/* A new game (HTTP POST /api/games).  The request is JSON text: control, rules, color,
+ * chess960, fen, lag_compensation (docs/protocol.md).  On success returns 201 with the response
+ * JSON (malloc'd) in *body; else 400 with an error JSON. */
+int srv_server_create(srv_server *sv, const char *json, size_t len, int64_t now_ms, char **body);
+
+/* HTTP GET of the API: /api/games/ID (the game, JSON) and /api/games/ID.pgn.  Returns the
+ * status (200, 404) with *body (malloc'd) and *type (static). */
+int srv_server_get(srv_server *sv, const char *path, int64_t now_ms, char **body,
+                   const char **type);
+
+/* A connection's text message, arrived at now_ms.  Answers, and anything it changes, are
+ * queued on the sessions concerned.  Returns 0, or -1 when the connection must be closed (it
+ * went over its rate; the close code is 1008). */
+int srv_server_message(srv_server *sv, srv_session *s, const char *text, size_t len,
+                       int64_t now_ms);
+/* The connection is gone. */
+void srv_server_closed(srv_server *sv, srv_session *s, int64_t now_ms);
+/* A game's timer fired (armed through srv_io.arm). */
+void srv_server_timer(srv_server *sv, struct srv_game *g, int64_t now_ms);
+/* The store committed: send what was waiting for it. */
+void srv_server_release(srv_server *sv);
+/* Drops finished games nobody watches for a while, and sends the store a heartbeat. */
+void srv_server_sweep(srv_server *sv, int64_t now_ms);
+
+/* Every game in the store as PGN, oldest first, into out.  Returns the number, -1 on error. */
+long srv_server_export(srv_server *sv, FILE *out);
+
+/* The transport's slot in a game, for its timer (NULL until it puts something there). */
+void **srv_game_timer_slot(struct srv_game *g);
+
+/* Games in memory, and the sessions attached (for tests and logs). */
+size_t srv_server_games(const srv_server *sv);
+
+#endif

@@ -1,0 +1,526 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * store_sqlite.c: the store (store.h) in one SQLite file — WAL, synchronous=FULL, one writer
+ * thread that commits everything queued in one transaction (group commit), a second
+ * connection for reads.  SERVER.md section 4 has the measurements behind the choice.
+ *
+ * A commit that fails (a full disk, a locked file) is rolled back and retried with the same
+ * batch until it succeeds: tickets never become durable out of order and nothing queued is
+ * dropped, so nothing is acknowledged that is not on disk.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "store.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { OP_GAME, OP_EVENT, OP_MOVE, OP_END, OP_REMATCH, OP_HEARTBEAT };
+
+typedef struct op {
+  int kind;
+  uint64_t ticket;
+  union {
+    srv_game_row game;
+    srv_event_row event;
+    srv_move_row move;
+    struct {
+      char id[SRV_GAME_ID_LEN + 1];
+      char result[8];
+      char termination[24];
+      int64_t ended_ms;
+    } end;
+    struct {
+      char id[SRV_GAME_ID_LEN + 1];
+      char rematch[SRV_GAME_ID_LEN + 1];
+    } rematch;
+    int64_t heartbeat;
+  } u;
+} op;
+
+enum { ST_GAME, ST_EVENT, ST_MOVE, ST_END, ST_REMATCH, ST_HEARTBEAT, ST_COUNT };
+
+static const char *const st_sql[ST_COUNT] = {
+    [ST_GAME] = "INSERT OR REPLACE INTO games(id, created_ms, white_hash, black_hash, rules, "
+                "control, fen, chess960, lag_compensation, first_move_ms, rematch_of) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+    [ST_EVENT] = "INSERT OR REPLACE INTO events(game, seq, t, kind, by, side, text, flags, lag_ms, "
+                 "reason, ms, setting, client_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [ST_MOVE] = "INSERT OR REPLACE INTO moves(game, ply, uci, san, t, clock_ms, elapsed_ms, lag_ms, "
+                "comp_ms, premove) VALUES(?,?,?,?,?,?,?,?,?,?)",
+    [ST_END] = "UPDATE games SET over = 1, result = ?, termination = ?, ended_ms = ? WHERE id = ?",
+    [ST_REMATCH] = "UPDATE games SET rematch_id = ? WHERE id = ?",
+    [ST_HEARTBEAT] = "INSERT OR REPLACE INTO meta(key, value) VALUES('heartbeat', ?)",
+};
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS games(id TEXT PRIMARY KEY, created_ms INTEGER, white_hash BLOB, "
+    "  black_hash BLOB, rules TEXT, control TEXT, fen TEXT, chess960 INTEGER, "
+    "  lag_compensation INTEGER, first_move_ms INTEGER, rematch_of TEXT, rematch_id TEXT, "
+    "  over INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL DEFAULT '*', "
+    "  termination TEXT NOT NULL DEFAULT '', ended_ms INTEGER);"
+    "CREATE INDEX IF NOT EXISTS games_over ON games(over, created_ms);"
+    "CREATE TABLE IF NOT EXISTS events(game TEXT, seq INTEGER, t INTEGER, kind TEXT, by INTEGER,"
+    "  side INTEGER, text TEXT, flags INTEGER, lag_ms INTEGER, reason INTEGER, ms INTEGER,"
+    "  setting INTEGER, client_id INTEGER, PRIMARY KEY(game, seq)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS moves(game TEXT, ply INTEGER, uci TEXT, san TEXT, t INTEGER,"
+    "  clock_ms INTEGER, elapsed_ms INTEGER, lag_ms INTEGER, comp_ms INTEGER, premove INTEGER,"
+    "  PRIMARY KEY(game, ply)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER);";
+
+struct srv_store {
+  sqlite3 *db; /* the writer's */
+  sqlite3 *rd; /* reads, from the caller's thread */
+  sqlite3_stmt *st[ST_COUNT];
+  pthread_t writer;
+  pthread_mutex_t mu;
+  pthread_cond_t work, done;
+  op *queue;
+  size_t n, cap;
+  int closing;
+  uint64_t next_ticket;
+  _Atomic uint64_t durable;
+  _Atomic uint64_t failures;
+  void (*wake)(void *ctx);
+  void *wake_ctx;
+};
+
+static int exec(sqlite3 *db, const char *sql) {
+  return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s) {
+  sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+static int run(srv_store *s, const op *o) {
+  sqlite3_stmt *st = NULL;
+  switch (o->kind) {
+  case OP_GAME: {
+    const srv_game_row *g = &o->u.game;
+    st = s->st[ST_GAME];
+    bind_text(st, 1, g->id);
+    sqlite3_bind_int64(st, 2, g->created_ms);
+    sqlite3_bind_blob(st, 3, g->hash[0], SRV_SHA256_BYTES, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 4, g->hash[1], SRV_SHA256_BYTES, SQLITE_TRANSIENT);
+    bind_text(st, 5, g->rules);
+    bind_text(st, 6, g->control);
+    bind_text(st, 7, g->fen);
+    sqlite3_bind_int(st, 8, g->chess960);
+    sqlite3_bind_int(st, 9, g->lag_compensation);
+    sqlite3_bind_int64(st, 10, g->first_move_ms);
+    bind_text(st, 11, g->rematch_of);
+    break;
+  }
+  case OP_EVENT: {
+    const srv_event_row *e = &o->u.event;
+    st = s->st[ST_EVENT];
+    bind_text(st, 1, e->game);
+    sqlite3_bind_int64(st, 2, e->seq);
+    sqlite3_bind_int64(st, 3, e->t);
+    bind_text(st, 4, arb_ref_kind_name((arb_ref_kind)e->kind));
+    sqlite3_bind_int(st, 5, e->by);
+    sqlite3_bind_int(st, 6, e->side);
+    bind_text(st, 7, e->text);
+    sqlite3_bind_int64(st, 8, e->flags);
+    sqlite3_bind_int64(st, 9, e->lag_ms);
+    sqlite3_bind_int(st, 10, e->reason);
+    sqlite3_bind_int64(st, 11, e->ms);
+    sqlite3_bind_int(st, 12, e->set);
+    sqlite3_bind_int64(st, 13, e->client_id);
+    break;
+  }
+  case OP_MOVE: {
+    const srv_move_row *m = &o->u.move;
+    st = s->st[ST_MOVE];
+    bind_text(st, 1, m->game);
+    sqlite3_bind_int(st, 2, m->ply);
+    bind_text(st, 3, m->uci);
+    bind_text(st, 4, m->san);
+    sqlite3_bind_int64(st, 5, m->t);
+    sqlite3_bind_int64(st, 6, m->clock_ms);
+    sqlite3_bind_int64(st, 7, m->elapsed_ms);
+    sqlite3_bind_int64(st, 8, m->lag_ms);
+    sqlite3_bind_int64(st, 9, m->comp_ms);
+    sqlite3_bind_int(st, 10, m->premove);
+    break;
+  }
+  case OP_END:
+    st = s->st[ST_END];
+    bind_text(st, 1, o->u.end.result);
+    bind_text(st, 2, o->u.end.termination);
+    sqlite3_bind_int64(st, 3, o->u.end.ended_ms);
+    bind_text(st, 4, o->u.end.id);
+    break;
+  case OP_REMATCH:
+    st = s->st[ST_REMATCH];
+    bind_text(st, 1, o->u.rematch.rematch);
+    bind_text(st, 2, o->u.rematch.id);
+    break;
+  case OP_HEARTBEAT:
+    st = s->st[ST_HEARTBEAT];
+    sqlite3_bind_int64(st, 1, o->u.heartbeat);
+    break;
+  default: return -1;
+  }
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static void *writer_main(void *arg) {
+  srv_store *s = arg;
+  op *batch = NULL;
+  size_t bcap = 0;
+  time_t last_checkpoint = time(NULL);
+  int dirty = 0;
+  for (;;) {
+    pthread_mutex_lock(&s->mu);
+    while (!s->n && !s->closing) {
+      struct timespec until;
+      clock_gettime(CLOCK_REALTIME, &until);
+      until.tv_sec += 1;
+      pthread_cond_timedwait(&s->work, &s->mu, &until);
+      if (!s->n && dirty && time(NULL) - last_checkpoint >= 5) break;
+    }
+    if (!s->n && s->closing) {
+      pthread_mutex_unlock(&s->mu);
+      break;
+    }
+    /* take everything queued: the next transaction */
+    op *q = s->queue;
+    size_t n = s->n, qcap = s->cap;
+    s->queue = batch;
+    s->cap = bcap;
+    s->n = 0;
+    batch = q;
+    bcap = qcap;
+    pthread_mutex_unlock(&s->mu);
+    if (!n) { /* idle: keep the WAL short */
+      exec(s->db, "PRAGMA wal_checkpoint(TRUNCATE)");
+      last_checkpoint = time(NULL);
+      dirty = 0;
+      continue;
+    }
+    for (long delay = 50;; delay = delay < 2000 ? delay * 2 : delay) {
+      int ok = exec(s->db, "BEGIN IMMEDIATE") == 0;
+      for (size_t i = 0; ok && i < n; i++)
+        ok = run(s, &batch[i]) == 0;
+      if (ok && exec(s->db, "COMMIT") == 0) break;
+      fprintf(stderr, "arbiter serve: commit of %zu writes failed (%s); retrying\n", n,
+              sqlite3_errmsg(s->db));
+      exec(s->db, "ROLLBACK");
+      atomic_fetch_add(&s->failures, 1);
+      sleep_ms(delay);
+    }
+    dirty = 1;
+    pthread_mutex_lock(&s->mu);
+    atomic_store(&s->durable, batch[n - 1].ticket);
+    pthread_cond_broadcast(&s->done);
+    pthread_mutex_unlock(&s->mu);
+    if (s->wake) s->wake(s->wake_ctx);
+  }
+  free(batch);
+  return NULL;
+}
+
+srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
+  srv_store *s = calloc(1, sizeof *s);
+  if (!s) {
+    snprintf(err, err_size, "out of memory");
+    return NULL;
+  }
+  const char *what = "open";
+  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+      SQLITE_OK)
+    goto fail;
+  sqlite3_busy_timeout(s->db, 5000);
+  what = "set up";
+  if (exec(s->db, "PRAGMA journal_mode=WAL") || exec(s->db, "PRAGMA synchronous=FULL") ||
+      exec(s->db, "PRAGMA foreign_keys=ON") || exec(s->db, schema))
+    goto fail;
+  for (int i = 0; i < ST_COUNT; i++)
+    if (sqlite3_prepare_v2(s->db, st_sql[i], -1, &s->st[i], NULL) != SQLITE_OK) goto fail;
+  what = "open for reading";
+  if (sqlite3_open_v2(path, &s->rd, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) goto fail;
+  sqlite3_busy_timeout(s->rd, 5000);
+  pthread_mutex_init(&s->mu, NULL);
+  pthread_cond_init(&s->work, NULL);
+  pthread_cond_init(&s->done, NULL);
+  if (pthread_create(&s->writer, NULL, writer_main, s) != 0) {
+    what = "start the writer";
+    goto fail;
+  }
+  return s;
+fail:
+  snprintf(err, err_size, "%s: cannot %s the database: %s", path, what,
+           s->db ? sqlite3_errmsg(s->db) : "out of memory");
+  for (int i = 0; i < ST_COUNT; i++)
+    sqlite3_finalize(s->st[i]);
+  sqlite3_close(s->rd);
+  sqlite3_close(s->db);
+  free(s);
+  return NULL;
+}
+
+void srv_store_close(srv_store *s) {
+  if (!s) return;
+  pthread_mutex_lock(&s->mu);
+  s->closing = 1;
+  pthread_cond_signal(&s->work);
+  pthread_mutex_unlock(&s->mu);
+  pthread_join(s->writer, NULL);
+  exec(s->db, "PRAGMA wal_checkpoint(TRUNCATE)");
+  for (int i = 0; i < ST_COUNT; i++)
+    sqlite3_finalize(s->st[i]);
+  sqlite3_close(s->rd);
+  sqlite3_close(s->db);
+  pthread_mutex_destroy(&s->mu);
+  pthread_cond_destroy(&s->work);
+  pthread_cond_destroy(&s->done);
+  free(s->queue);
+  free(s);
+}
+
+void srv_store_set_wake(srv_store *s, void (*wake)(void *ctx), void *ctx) {
+  s->wake = wake;
+  s->wake_ctx = ctx;
+}
+
+static uint64_t queue(srv_store *s, op *o) {
+  pthread_mutex_lock(&s->mu);
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 256;
+    op *q = realloc(s->queue, cap * sizeof *q);
+    if (!q) {
+      pthread_mutex_unlock(&s->mu);
+      return 0;
+    }
+    s->queue = q;
+    s->cap = cap;
+  }
+  o->ticket = ++s->next_ticket;
+  s->queue[s->n++] = *o;
+  pthread_cond_signal(&s->work);
+  pthread_mutex_unlock(&s->mu);
+  return o->ticket;
+}
+
+uint64_t srv_store_put_game(srv_store *s, const srv_game_row *row) {
+  op o = {.kind = OP_GAME};
+  o.u.game = *row;
+  return queue(s, &o);
+}
+
+uint64_t srv_store_put_event(srv_store *s, const srv_event_row *row) {
+  op o = {.kind = OP_EVENT};
+  o.u.event = *row;
+  return queue(s, &o);
+}
+
+uint64_t srv_store_put_move(srv_store *s, const srv_move_row *row) {
+  op o = {.kind = OP_MOVE};
+  o.u.move = *row;
+  return queue(s, &o);
+}
+
+uint64_t srv_store_end_game(srv_store *s, const char *id, const char *result,
+                            const char *termination, int64_t ended_ms) {
+  op o = {.kind = OP_END};
+  snprintf(o.u.end.id, sizeof o.u.end.id, "%s", id);
+  snprintf(o.u.end.result, sizeof o.u.end.result, "%s", result);
+  snprintf(o.u.end.termination, sizeof o.u.end.termination, "%s", termination);
+  o.u.end.ended_ms = ended_ms;
+  return queue(s, &o);
+}
+
+uint64_t srv_store_set_rematch(srv_store *s, const char *id, const char *rematch_id) {
+  op o = {.kind = OP_REMATCH};
+  snprintf(o.u.rematch.id, sizeof o.u.rematch.id, "%s", id);
+  snprintf(o.u.rematch.rematch, sizeof o.u.rematch.rematch, "%s", rematch_id);
+  return queue(s, &o);
+}
+
+uint64_t srv_store_heartbeat(srv_store *s, int64_t server_ms) {
+  op o = {.kind = OP_HEARTBEAT};
+  o.u.heartbeat = server_ms;
+  return queue(s, &o);
+}
+
+uint64_t srv_store_durable(srv_store *s) { return atomic_load(&s->durable); }
+uint64_t srv_store_failures(srv_store *s) { return atomic_load(&s->failures); }
+
+uint64_t srv_store_last_ticket(srv_store *s) {
+  pthread_mutex_lock(&s->mu);
+  uint64_t t = s->next_ticket;
+  pthread_mutex_unlock(&s->mu);
+  return t;
+}
+
+void srv_store_flush(srv_store *s) {
+  pthread_mutex_lock(&s->mu);
+  uint64_t want = s->next_ticket;
+  while (atomic_load(&s->durable) < want)
+    pthread_cond_wait(&s->done, &s->mu);
+  pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- reads ---- */
+
+static void col_text(sqlite3_stmt *st, int i, char *out, size_t size) {
+  const unsigned char *t = sqlite3_column_text(st, i);
+  snprintf(out, size, "%s", t ? (const char *)t : "");
+}
+
+static void read_game(sqlite3_stmt *st, srv_game_row *g) {
+  memset(g, 0, sizeof *g);
+  col_text(st, 0, g->id, sizeof g->id);
+  g->created_ms = sqlite3_column_int64(st, 1);
+  for (int c = 0; c < 2; c++)
+    if (sqlite3_column_bytes(st, 2 + c) == SRV_SHA256_BYTES)
+      memcpy(g->hash[c], sqlite3_column_blob(st, 2 + c), SRV_SHA256_BYTES);
+  col_text(st, 4, g->rules, sizeof g->rules);
+  col_text(st, 5, g->control, sizeof g->control);
+  col_text(st, 6, g->fen, sizeof g->fen);
+  g->chess960 = sqlite3_column_int(st, 7);
+  g->lag_compensation = sqlite3_column_int(st, 8);
+  g->first_move_ms = sqlite3_column_int64(st, 9);
+  col_text(st, 10, g->rematch_of, sizeof g->rematch_of);
+  col_text(st, 11, g->rematch_id, sizeof g->rematch_id);
+  g->over = sqlite3_column_int(st, 12);
+  col_text(st, 13, g->result, sizeof g->result);
+  col_text(st, 14, g->termination, sizeof g->termination);
+}
+
+#define GAME_COLUMNS                                                                               \
+  "id, created_ms, white_hash, black_hash, rules, control, fen, chess960, lag_compensation, "      \
+  "first_move_ms, rematch_of, rematch_id, over, result, termination"
+
+long srv_store_each_game(srv_store *s, int unfinished_only,
+                         int (*fn)(void *ctx, const srv_game_row *row), void *ctx) {
+  sqlite3_stmt *st;
+  const char *sql = unfinished_only
+                        ? "SELECT " GAME_COLUMNS " FROM games WHERE over = 0 ORDER BY created_ms"
+                        : "SELECT " GAME_COLUMNS " FROM games ORDER BY created_ms";
+  if (sqlite3_prepare_v2(s->rd, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+  long n = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    srv_game_row g;
+    read_game(st, &g);
+    n++;
+    if (fn(ctx, &g)) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? n : -1;
+}
+
+int srv_store_get_game(srv_store *s, const char *id, srv_game_row *row) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s->rd, "SELECT " GAME_COLUMNS " FROM games WHERE id = ?", -1, &st,
+                         NULL) != SQLITE_OK)
+    return -1;
+  bind_text(st, 1, id);
+  int rc = sqlite3_step(st), found = rc == SQLITE_ROW;
+  if (found) read_game(st, row);
+  sqlite3_finalize(st);
+  return found ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+long srv_store_each_event(srv_store *s, const char *id,
+                          int (*fn)(void *ctx, const srv_event_row *row), void *ctx) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s->rd,
+                         "SELECT seq, t, kind, by, side, text, flags, lag_ms, reason, ms, setting, client_id "
+                         "FROM events WHERE game = ? ORDER BY seq",
+                         -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  bind_text(st, 1, id);
+  long n = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    srv_event_row e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.game, sizeof e.game, "%s", id);
+    e.seq = (uint32_t)sqlite3_column_int64(st, 0);
+    e.t = sqlite3_column_int64(st, 1);
+    const char *kind = (const char *)sqlite3_column_text(st, 2);
+    arb_ref_kind k = ARB_REF_TICK;
+    if (!kind || (strcmp(kind, "tick") && arb_ref_kind_parse(kind, strlen(kind), &k) != ARB_OK))
+      k = ARB_REF_KIND_COUNT; /* unreadable: the replay refuses it */
+    e.kind = (int)k;
+    e.by = sqlite3_column_int(st, 3);
+    e.side = sqlite3_column_int(st, 4);
+    col_text(st, 5, e.text, sizeof e.text);
+    e.flags = (unsigned)sqlite3_column_int64(st, 6);
+    e.lag_ms = sqlite3_column_int64(st, 7);
+    e.reason = sqlite3_column_int(st, 8);
+    e.ms = sqlite3_column_int64(st, 9);
+    e.set = sqlite3_column_int(st, 10);
+    e.client_id = sqlite3_column_int64(st, 11);
+    n++;
+    if (fn(ctx, &e)) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? n : -1;
+}
+
+long srv_store_each_move(srv_store *s, const char *id,
+                         int (*fn)(void *ctx, const srv_move_row *row), void *ctx) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s->rd,
+                         "SELECT ply, uci, san, t, clock_ms, elapsed_ms, lag_ms, comp_ms, premove "
+                         "FROM moves WHERE game = ? ORDER BY ply",
+                         -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  bind_text(st, 1, id);
+  long n = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    srv_move_row m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.game, sizeof m.game, "%s", id);
+    m.ply = sqlite3_column_int(st, 0);
+    col_text(st, 1, m.uci, sizeof m.uci);
+    col_text(st, 2, m.san, sizeof m.san);
+    m.t = sqlite3_column_int64(st, 3);
+    m.clock_ms = sqlite3_column_int64(st, 4);
+    m.elapsed_ms = sqlite3_column_int64(st, 5);
+    m.lag_ms = sqlite3_column_int64(st, 6);
+    m.comp_ms = sqlite3_column_int64(st, 7);
+    m.premove = sqlite3_column_int(st, 8);
+    n++;
+    if (fn(ctx, &m)) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? n : -1;
+}
+
+int64_t srv_store_last_heartbeat(srv_store *s) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s->rd, "SELECT value FROM meta WHERE key = 'heartbeat'", -1, &st, NULL) !=
+      SQLITE_OK)
+    return 0;
+  int64_t v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  sqlite3_finalize(st);
+  return v;
+}
