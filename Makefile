@@ -9,14 +9,15 @@
 #                   the referee's C API against its JSON codec (bench/referee [FILE.pgn])
 #   make fuzz       build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #   make install    install headers, libraries, arbiter.pc, the CMake package and `arbiter`
-#   make test-deep  the perft counts over 200 million nodes (minutes)
+#   make test-deep  the perft counts over 200 million nodes and the long crash test (minutes)
+#   make test-crash the long crash test of the play server alone
 #   make format     clang-format every C file in place
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 60
 JOBS ?= 2
 SANITIZER_PERFT_NODES ?= 1000000
 
-.PHONY: all build run test test-release test-asan bench fuzz install test-deep format deps clean
+.PHONY: all build run test test-release test-asan bench fuzz install test-deep test-crash format deps clean
 
 all: build
 
@@ -47,6 +48,12 @@ test-asan:
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j$(JOBS) -LE deep -E '^(format|consumer_pkgconfig|diff_chessops_pgn_corpus)$$'
 
+# The long crash test: 60 kill -9 restarts under 40 games (minutes).
+test-crash: build
+	cmake --preset release >/dev/null
+	cmake --build build/release -j$(JOBS)
+	cd build/release && ctest --output-on-failure -R server_crash_long
+
 test-deep: build
 	cmake --preset release >/dev/null
 	cmake --build build/release -j$(JOBS)
@@ -55,19 +62,23 @@ test-deep: build
 bench:
 	@sh scripts/deps.sh build bench
 	cmake --preset release >/dev/null
-	cmake --build build/release -j$(JOBS) --target bench_perft bench_query bench_dead bench_pgn bench_referee
+	cmake --build build/release -j$(JOBS) --target bench_perft bench_query bench_dead bench_pgn bench_referee bench_serve
 	./build/release/bench/perft
 	./build/release/bench/query
 	./build/release/bench/dead
 	./build/release/bench/pgn
 	./build/release/bench/referee
+	./build/release/bench/serve --games 1000
+	./build/release/bench/serve --games 1000 --loop poll
+	./build/release/bench/serve --games 1000 --pace 100
+	./build/release/bench/serve --games 10000
 
 fuzz:
 	@sh scripts/deps.sh build fuzz
 	CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARB_FUZZ=ON \
 	  -DARB_BUILD_TESTS=OFF >/dev/null
 	cmake --build build/fuzz -j$(JOBS)
-	for t in fen san uci query referee referee_api timecontrol pgn winnable; do \
+	for t in fen san uci query referee referee_api protocol timecontrol pgn winnable; do \
 	  mkdir -p build/fuzz/corpus/$$t && \
 	  ./build/fuzz/fuzz/fuzz_$$t build/fuzz/corpus/$$t fuzz/corpus/$$t \
 	    -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/ || exit 1; \

@@ -1,14 +1,15 @@
 #!/bin/sh
 # Arbiter — MIT licence, see LICENSE.
 # Installs the Debian packages the build and tests need, when they are missing.
-# usage: scripts/deps.sh [build|test|bench|fuzz]...   (default: build)
+# usage: scripts/deps.sh [build|test|node|bench|fuzz]...   (default: build)
 # As root it runs apt-get directly; otherwise through sudo when available.
 set -eu
-want="cmake make gcc pkg-config libjansson-dev libwebsockets-dev libsqlite3-dev"
+want="cmake make gcc pkg-config libjansson-dev libwebsockets-dev libuv1-dev libsqlite3-dev"
 for what in "${@:-build}"; do
   case "$what" in
   build) ;;
   test) want="$want libcriterion-dev nodejs npm clang-format binutils" ;;
+  node) want="$want nodejs npm" ;;
   bench) want="$want stockfish pgn-extract" ;;
   fuzz) want="$want clang libclang-rt-dev" ;;
   *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;

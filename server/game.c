@@ -70,18 +70,45 @@ srv_game *srv_game_new(srv_server *sv, const srv_game_row *row) {
 void srv_game_free(srv_server *sv, srv_game *g) {
   if (!g) return;
   if (sv->io.forget) sv->io.forget(sv->io.ctx, g);
-  for (size_t i = 0; i < g->npending; i++)
+  for (size_t i = 0; i < g->npending; i++) {
     for (int k = 0; k < 3; k++)
       srv_buf_unref(g->pending[i].buf[k]);
+    srv_buf_unref(g->pending[i].ack_buf);
+  }
   free(g->pending);
   for (int i = 0; i < SRV_RING; i++)
     srv_buf_unref(g->ring[i].buf);
+  srv_jw_free(&g->sans);
   arb_referee_free(g->ref);
   free(g);
 }
 
-void srv_game_view(const srv_game *g, int viewer, int64_t now, srv_view *v) {
+/* Brings the SAN list's JSON up to the game's ply (plies only ever grow on the server). */
+static void grow_sans(srv_game *g) {
+  const arb_game *game = arb_referee_game(g->ref);
+  int plies = game && g->started ? arb_game_ply_count(game) : 0;
+  if (!g->sans.len) {
+    srv_jw_init(&g->sans);
+    srv_jw_raw(&g->sans, "[", 1);
+  }
+  for (; g->sans_ply < plies; g->sans_ply++) {
+    if (g->sans_ply) srv_jw_raw(&g->sans, ",", 1);
+    g->sans.first = 1;
+    const char *san = arb_game_san_at(game, g->sans_ply + 1);
+    srv_jw_plain(&g->sans, san, strlen(san));
+  }
+}
+
+void srv_game_view(srv_game *g, int viewer, int64_t now, srv_view *v) {
   memset(v, 0, sizeof *v);
+  grow_sans(g);
+  if (!g->sans.failed && g->sans.buf) {
+    srv_jw_raw(&g->sans, "]", 1); /* closed for the view, reopened below */
+    v->moves_json = g->sans.buf;
+    v->moves_len = g->sans.len;
+    v->moves_ply = g->sans_ply;
+    g->sans.len--;
+  }
   v->id = g->row.id;
   v->version = g->version;
   v->ref = g->ref;
@@ -90,6 +117,8 @@ void srv_game_view(const srv_game *g, int viewer, int64_t now, srv_view *v) {
   v->started = g->started;
   v->viewer = viewer;
   v->auto_queen = viewer >= 0 ? g->auto_queen[viewer] : 0;
+  v->seat_auto_queen[0] = g->auto_queen[0];
+  v->seat_auto_queen[1] = g->auto_queen[1];
   v->connected[0] = g->connected[0] > 0;
   v->connected[1] = g->connected[1] > 0;
   v->rematch_offer = g->rematch_offer;
@@ -128,20 +157,21 @@ void srv_game_release(srv_server *sv, srv_game *g, uint64_t durable) {
   for (; done < g->npending && g->pending[done].ticket <= durable; done++) {
     srv_pending *p = &g->pending[done];
     if (p->to) {
-      if (p->buf[0] && srv_session_push(p->to, p->buf[0], &sv->cfg.limits) == 0 &&
-          sv->io.writable)
-        sv->io.writable(sv->io.ctx, p->to);
-      else if (p->to->overflow && sv->io.writable)
-        sv->io.writable(sv->io.ctx, p->to);
+      /* pushed, or overflowing: either way the transport must look at it */
+      srv_session_push(p->to, p->buf[0], &sv->cfg.limits);
+      if (sv->io.writable) sv->io.writable(sv->io.ctx, p->to);
     } else if (p->buf[2]) {
       for (srv_session *s = g->sessions; s; s = s->next) {
-        srv_buf *b = s->seat >= 0 ? p->buf[s->seat] : p->buf[2];
+        srv_buf *b = s == p->ack_to && p->ack_buf ? p->ack_buf
+                     : s->seat >= 0               ? p->buf[s->seat]
+                                                  : p->buf[2];
         srv_session_push(s, b, &sv->cfg.limits);
         if (sv->io.writable) sv->io.writable(sv->io.ctx, s);
       }
     }
     for (int k = 0; k < 3; k++)
       srv_buf_unref(p->buf[k]);
+    srv_buf_unref(p->ack_buf);
   }
   memmove(g->pending, g->pending + done, (g->npending - done) * sizeof *g->pending);
   g->npending -= done;
@@ -162,17 +192,28 @@ void srv_game_send(srv_server *sv, srv_game *g, srv_session *to, char *text) {
   srv_buf_unref(b);
 }
 
-void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev) {
+/* text with "ack":id after its "t" (the text begins {"t":"update",): for the sender. */
+static srv_buf *with_ack(const srv_buf *b, int64_t id) {
+  static const char head[] = "{\"t\":\"update\",";
+  const char *text = (const char *)b->data + SRV_PRE;
+  if (b->len < sizeof head - 1 || memcmp(text, head, sizeof head - 1)) return NULL;
+  char *out = malloc(b->len + 64);
+  if (!out) return NULL;
+  int n = snprintf(out, 64, "%s\"ack\":%lld,", head, (long long)id); /* at most 14 + 26 */
+  memcpy(out + n, text + sizeof head - 1, b->len - (sizeof head - 1) + 1);
+  return srv_buf_take(out);
+}
+
+void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev,
+                        srv_session *ack_to, int64_t ack_id) {
   g->version++;
   srv_view v;
   char *text[3];
   arb_ref_state st;
   arb_referee_state_of(g->ref, &st);
   int64_t at = st.has_game ? st.now : g->row.created_ms; /* the event's time */
-  for (int k = 0; k < 3; k++) {
-    srv_game_view(g, k < 2 ? k : -1, at, &v);
-    text[k] = ev ? srv_write_update(&v, ev) : srv_write_state(&v);
-  }
+  srv_game_view(g, -1, at, &v);
+  srv_write_updates(&v, ev, text);
   srv_pending *p = pend(sv, g);
   for (int k = 0; k < 3; k++) {
     srv_buf *b = srv_buf_take(text[k]);
@@ -180,6 +221,10 @@ void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev) {
     else srv_buf_unref(b);
   }
   if (!p) return;
+  if (ack_to && ack_id >= 0 && ack_to->seat >= 0 && p->buf[ack_to->seat]) {
+    p->ack_to = ack_to;
+    p->ack_buf = with_ack(p->buf[ack_to->seat], ack_id);
+  }
   /* the spectators' text, for a client that reconnects having missed it */
   int slot = (int)(g->version % SRV_RING);
   srv_buf_unref(g->ring[slot].buf);
@@ -198,7 +243,7 @@ void srv_game_send_state(srv_server *sv, srv_game *g, srv_session *to, int64_t n
 /* ---- storing ---- */
 
 static void store_event(srv_server *sv, srv_game *g, const arb_ref_event *ev, int kind,
-                        int64_t client_id) {
+                        int64_t client_id, const srv_move_row *moves, int nmoves) {
   srv_event_row r;
   memset(&r, 0, sizeof r);
   memcpy(r.game, g->row.id, sizeof r.game);
@@ -214,13 +259,13 @@ static void store_event(srv_server *sv, srv_game *g, const arb_ref_event *ev, in
   r.ms = ev->ms;
   r.set = ev->set;
   r.client_id = client_id;
-  srv_store_put_event(sv->store, &r);
+  srv_store_put_event(sv->store, &r, moves, nmoves);
 }
 
-/* The moves table: entry i of the record, with its SAN and UCI. */
-static void store_move(srv_server *sv, srv_game *g, uint32_t i, const char *uci, const char *san) {
+/* The moves table's row for entry i of the record, with its SAN and UCI.  0 if there is none. */
+static int move_row(srv_game *g, uint32_t i, const char *uci, const char *san, srv_move_row *out) {
   arb_ref_entry e;
-  if (arb_referee_record_at(g->ref, i, &e) != ARB_OK) return;
+  if (arb_referee_record_at(g->ref, i, &e) != ARB_OK) return 0;
   srv_move_row m;
   memset(&m, 0, sizeof m);
   memcpy(m.game, g->row.id, sizeof m.game);
@@ -233,7 +278,8 @@ static void store_move(srv_server *sv, srv_game *g, uint32_t i, const char *uci,
   m.lag_ms = e.lag_ms;
   m.comp_ms = e.comp_ms;
   m.premove = (e.flags & ARB_REF_FROM_PREMOVE) != 0;
-  srv_store_put_move(sv->store, &m);
+  *out = m;
+  return 1;
 }
 
 static void store_end(srv_server *sv, srv_game *g, int64_t t) {
@@ -259,13 +305,17 @@ void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session 
   int ok = d.status == ARB_OK;
   /* store first: the input event (or, when only a flag that fell before it changed the game,
    * that fall), the moves, the ending */
-  if (ok) store_event(sv, g, ev, (int)ev->kind, ev->kind == ARB_REF_MOVE ? id : -1);
-  else if (d.ended) store_event(sv, g, &(arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_TICK, ev->t),
-                                ARB_REF_TICK, -1);
+  srv_move_row moves[2];
+  int nmoves = 0;
   if (ok && ev->kind == ARB_REF_MOVE) {
-    store_move(sv, g, d.seq, d.uci, d.san);
-    if (d.premove.played) store_move(sv, g, d.seq + 1, d.premove.uci, d.premove.san);
+    nmoves += move_row(g, d.seq, d.uci, d.san, &moves[nmoves]);
+    if (d.premove.played) nmoves += move_row(g, d.seq + 1, d.premove.uci, d.premove.san, &moves[nmoves]);
   }
+  if (ok)
+    store_event(sv, g, ev, (int)ev->kind, ev->kind == ARB_REF_MOVE ? id : -1, moves, nmoves);
+  else if (d.ended)
+    store_event(sv, g, &(arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_TICK, ev->t), ARB_REF_TICK, -1,
+                NULL, 0);
   if (d.ended) store_end(sv, g, ev->t);
   /* then the answers, behind it */
   if (!ok && from) {
@@ -275,18 +325,20 @@ void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session 
     g->last_id[ev->by] = id;
     snprintf(g->last_uci[ev->by], sizeof g->last_uci[0], "%.*s", (int)ev->text_len, ev->text);
   }
-  if (ok && from && id >= 0) srv_game_send(sv, g, from, srv_write_ack(id, 0));
+  /* the sender's answer: "ack" in its update, or an ack of its own for what is not broadcast */
+  if (ok && from && id >= 0 && !broadcasts(ev->kind))
+    srv_game_send(sv, g, from, srv_write_ack(id, 0));
   if (d.ended && !ok) {
     srv_event_info info = {ARB_REF_TICK, -1, d.state.flag_side, 0, 0, &d};
-    srv_game_broadcast(sv, g, &info);
+    srv_game_broadcast(sv, g, &info, NULL, -1);
   }
   if (ok && broadcasts(ev->kind)) {
     /* a move answered by a premove is two updates, both carrying the state after both */
     srv_event_info info = {ev->kind, ev->by, ev->side, 0, ev->reason, &d};
-    srv_game_broadcast(sv, g, &info);
+    srv_game_broadcast(sv, g, &info, from, id);
     if (d.premove.played) {
       srv_event_info pre = {ARB_REF_MOVE, ev->by ^ 1, -1, 1, 0, &d};
-      srv_game_broadcast(sv, g, &pre);
+      srv_game_broadcast(sv, g, &pre, NULL, -1);
     }
   }
   if (ok && ev->kind == ARB_REF_MOVE && d.premove.dropped) {

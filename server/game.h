@@ -6,6 +6,7 @@
 #ifndef ARB_SERVER_GAME_H
 #define ARB_SERVER_GAME_H
 
+#include "jsonw.h"
 #include "protocol.h"
 #include "server.h"
 
@@ -17,6 +18,8 @@ typedef struct srv_pending {
   uint64_t ticket;
   srv_session *to; /* NULL: everyone */
   srv_buf *buf[3];
+  srv_session *ack_to; /* everyone: this session gets ack_buf, its seat's text with "ack" */
+  srv_buf *ack_buf;
 } srv_pending;
 
 typedef struct srv_game {
@@ -45,6 +48,8 @@ typedef struct srv_game {
   int rematch_offer;
   char rematch_token[2][SRV_TOKEN_LEN + 1]; /* for each old seat, its seat in the rematch */
   int64_t idle_since_ms; /* no session attached since */
+  srv_jw sans;            /* the SAN list as JSON without its "]", grown with the game */
+  int sans_ply;
   int ended_stored;
   void *timer; /* the transport's */
   struct srv_game *hnext; /* hash chain */
@@ -76,15 +81,19 @@ void srv_game_start(srv_server *sv, srv_game *g, int64_t t);
 void srv_game_send(srv_server *sv, srv_game *g, srv_session *to, char *text);
 /* The same with a buffer (a reference is taken; NULL does nothing). */
 void srv_game_send_buf(srv_server *sv, srv_game *g, srv_session *to, srv_buf *b);
-void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev);
+/* An update (ev; NULL: a state) to every session; the session the event came from, if any,
+ * gets the client's id in it as "ack" (-1: none). */
+void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev,
+                        srv_session *ack_to, int64_t ack_id);
 /* The full state to one session (hello, settings). */
 void srv_game_send_state(srv_server *sv, srv_game *g, srv_session *to, int64_t now);
 /* Sends what the store has made durable. */
 void srv_game_release(srv_server *sv, srv_game *g, uint64_t durable);
 /* The game as PGN (malloc'd). */
 char *srv_game_pgn(srv_game *g);
-/* The recipient's view of the game. */
-void srv_game_view(const srv_game *g, int viewer, int64_t now, srv_view *v);
+/* The recipient's view of the game (valid until the game changes; it brings the game's SAN
+ * list JSON up to date). */
+void srv_game_view(srv_game *g, int viewer, int64_t now, srv_view *v);
 /* Re-arms the transport's timer from the referee's deadline. */
 void srv_game_rearm(srv_server *sv, srv_game *g);
 /* One log line. */

@@ -7,6 +7,8 @@
  */
 #include "protocol.h"
 
+#include "jsonw.h"
+
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -245,14 +247,24 @@ int srv_reason_words(const arb_referee *ref, char *buf, size_t size) {
   }
 }
 
-static json_t *ms_json(int64_t ms) { return ms == ARB_CLOCK_NEVER ? json_null() : json_integer(ms); }
+/* key and a value that needs no escaping */
+static void kplain(srv_jw *w, const char *key, const char *s) {
+  srv_jw_key(w, key);
+  srv_jw_plain(w, s, strlen(s));
+}
 
-/* {"e2":"e3e4", ...}: the legal destinations of each piece of the side to move; castling also
- * onto the rook (chessground's rookCastle), as lichess sends it. */
-static json_t *dests_of(const arb_position *p) {
+static void kms(srv_jw *w, const char *key, int64_t ms) {
+  srv_jw_key(w, key);
+  if (ms == ARB_CLOCK_NEVER) srv_jw_null(w);
+  else srv_jw_int(w, ms);
+}
+
+/* "dests":{"e2":"e3e4", ...}: the legal destinations of each piece of the side to move;
+ * castling also onto the rook (chessground's rookCastle), as lichess sends it. */
+static void write_dests(srv_jw *w, const arb_position *p) {
   arb_move moves[ARB_MAX_MOVES];
   int n = arb_generate_legal(p, moves);
-  char to[64][2 * 9 * 4 + 1]; /* per origin, at most 27 + 2 destinations of 2 chars */
+  char to[64][64]; /* per origin: at most 27 destinations + castling onto two rooks */
   int len[64] = {0};
   for (int i = 0; i < n; i++) {
     char uci[8];
@@ -268,173 +280,239 @@ static json_t *dests_of(const arb_position *p) {
       to[from][len[from]++] = (char)('1' + r / 8);
     }
   }
-  json_t *d = json_object();
+  srv_jw_key(w, "dests");
+  srv_jw_open(w, '{');
   for (int sq = 0; sq < 64; sq++)
     if (len[sq]) {
       char key[3] = {(char)('a' + sq % 8), (char)('1' + sq / 8), 0};
-      json_object_set_new(d, key, json_stringn(to[sq], (size_t)len[sq]));
+      srv_jw_key(w, key);
+      srv_jw_plain(w, to[sq], (size_t)len[sq]);
     }
-  return d;
+  srv_jw_close(w, '}');
 }
 
-/* The "game" object of every state and update message. */
-static json_t *game_object(const srv_view *v, int for_seat) {
-  json_t *g = json_object();
-  arb_ref_state s;
-  arb_referee_state_of(v->ref, &s);
+/* What every recipient's "game" object holds: "{" and the shared fields, no closing brace
+ * (the seat's own fields follow: write_seat). */
+static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
+                         const arb_position *p) {
   const arb_game *game = arb_referee_game(v->ref);
   arb_position start;
   if (v->setup->start) start = *v->setup->start;
   else arb_fen_read(&start, ARB_FEN_START, 0, NULL);
-  const arb_position *p = game && v->started ? arb_game_position(game) : &start;
   char fen[ARB_FEN_MAX];
-  json_object_set_new(g, "id", json_string(v->id));
-  json_object_set_new(g, "rules", json_string(arb_rules_get(v->setup->rules)->name));
-  json_object_set_new(g, "control", json_string(v->control));
-  json_object_set_new(g, "chess960", json_boolean(start.chess960));
+  srv_jw_open(w, '{');
+  kplain(w, "id", v->id);
+  kplain(w, "rules", arb_rules_get(v->setup->rules)->name);
+  srv_jw_kstr(w, "control", v->control);
+  srv_jw_kbool(w, "chess960", start.chess960);
   arb_fen_write(&start, fen, sizeof fen, 0);
-  json_object_set_new(g, "initial_fen", json_string(fen));
-  int over = v->started && s.over;
-  json_object_set_new(g, "status",
-                      json_string(!v->started ? "waiting" : over ? "over" : "ongoing"));
-  json_object_set_new(g, "result", json_string(arb_result_string(v->started ? s.outcome.result
-                                                                            : ARB_RESULT_NONE)));
-  const char *term = !over         ? ""
-                     : s.aborted   ? "aborted"
-                                   : arb_termination_name(s.outcome.termination);
-  json_object_set_new(g, "termination", json_string(term));
+  kplain(w, "initial_fen", fen);
+  int over = v->started && s->over;
+  kplain(w, "status", !v->started ? "waiting" : over ? "over" : "ongoing");
+  kplain(w, "result", arb_result_string(v->started ? s->outcome.result : ARB_RESULT_NONE));
+  srv_jw_kstr(w, "termination", !over       ? ""
+                                : s->aborted ? "aborted"
+                                             : arb_termination_name(s->outcome.termination));
   char words[192] = "";
   if (over) srv_reason_words(v->ref, words, sizeof words);
-  json_object_set_new(g, "reason", json_string(words));
-  if (over && s.flag_side >= 0) json_object_set_new(g, "flag", json_string(color_name(s.flag_side)));
+  srv_jw_kstr(w, "reason", words);
+  if (over && s->flag_side >= 0) srv_jw_kstr(w, "flag", color_name(s->flag_side));
   arb_fen_write(p, fen, sizeof fen, 0);
-  json_object_set_new(g, "fen", json_string(fen));
-  json_object_set_new(g, "turn", json_string(color_name(p->turn)));
-  int plies = v->started ? s.ply : 0;
-  json_object_set_new(g, "ply", json_integer(plies));
-  json_object_set_new(g, "check", json_boolean(arb_in_check(p)));
-  json_t *sans = json_array();
-  json_t *last = json_null();
-  for (int i = 1; i <= plies; i++) {
-    json_array_append_new(sans, json_string(arb_game_san_at(game, i)));
-    if (i == plies) {
-      char uci[8];
-      arb_uci_write(arb_game_position_at(game, i - 1), arb_game_move_at(game, i), uci, sizeof uci);
-      last = json_stringn(uci, 4);
-    }
+  kplain(w, "fen", fen);
+  kplain(w, "turn", color_name(p->turn));
+  int plies = v->started ? s->ply : 0;
+  srv_jw_kint(w, "ply", plies);
+  srv_jw_kbool(w, "check", arb_in_check(p));
+  srv_jw_key(w, "moves");
+  if (v->moves_json && v->moves_ply == plies) {
+    srv_jw_raw(w, v->moves_json, v->moves_len);
+    w->first = 0;
+  } else {
+    srv_jw_open(w, '[');
+    for (int i = 1; i <= plies; i++)
+      srv_jw_plain(w, arb_game_san_at(game, i), strlen(arb_game_san_at(game, i)));
+    srv_jw_close(w, ']');
   }
-  json_object_set_new(g, "moves", sans);
-  json_object_set_new(g, "last_move", last);
-  /* the clocks: the referee's, or the control's starting times while waiting */
+  srv_jw_key(w, "last_move");
+  if (plies) {
+    char uci[8];
+    arb_uci_write(arb_game_position_at(game, plies - 1), arb_game_move_at(game, plies), uci,
+                  sizeof uci);
+    srv_jw_plain(w, uci, 4);
+  } else {
+    srv_jw_null(w);
+  }
+  /* the clocks as they stand at the view's time (a state sent after the last event), or the
+   * control's starting times while waiting */
+  srv_jw_key(w, "clock");
   if (v->setup->control) {
-    json_t *c = json_object();
-    /* the clocks as they stand at the view's time (a state sent after the last event) */
-    int64_t at = v->server_ms > s.now ? v->server_ms : s.now;
+    int64_t at = v->server_ms > s->now ? v->server_ms : s->now;
     const arb_clock *clock = arb_referee_clock(v->ref);
-    int64_t w = clock ? arb_clock_remaining(clock, ARB_WHITE, at) : s.remaining_ms[ARB_WHITE];
-    int64_t b = clock ? arb_clock_remaining(clock, ARB_BLACK, at) : s.remaining_ms[ARB_BLACK];
+    int64_t wt = clock ? arb_clock_remaining(clock, ARB_WHITE, at) : s->remaining_ms[ARB_WHITE];
+    int64_t bt = clock ? arb_clock_remaining(clock, ARB_BLACK, at) : s->remaining_ms[ARB_BLACK];
     if (!v->started) {
       arb_clock fresh;
       arb_time_control tc = *v->setup->control;
       tc.model = v->setup->clock_model >= 0 ? (uint8_t)v->setup->clock_model
                                             : arb_clock_rules_get(v->setup->rules)->model;
       arb_clock_init(&fresh, &tc);
-      w = arb_clock_remaining(&fresh, ARB_WHITE, 0);
-      b = arb_clock_remaining(&fresh, ARB_BLACK, 0);
+      wt = arb_clock_remaining(&fresh, ARB_WHITE, 0);
+      bt = arb_clock_remaining(&fresh, ARB_BLACK, 0);
     }
-    json_object_set_new(c, "white_ms", ms_json(w));
-    json_object_set_new(c, "black_ms", ms_json(b));
-    json_object_set_new(c, "running",
-                        v->started && s.running >= 0 ? json_string(color_name(s.running))
-                                                     : json_null());
-    json_object_set_new(c, "flag_at", ms_json(v->started ? s.flag_at : ARB_CLOCK_NEVER));
-    json_object_set_new(c, "server_ms", json_integer(v->started ? at : v->server_ms));
-    json_object_set_new(g, "clock", c);
+    srv_jw_open(w, '{');
+    kms(w, "white_ms", wt);
+    kms(w, "black_ms", bt);
+    srv_jw_kstr_or_null(w, "running",
+                        v->started && s->running >= 0 ? color_name(s->running) : NULL);
+    kms(w, "flag_at", v->started ? s->flag_at : ARB_CLOCK_NEVER);
+    srv_jw_kint(w, "server_ms", v->started ? at : v->server_ms);
+    srv_jw_close(w, '}');
   } else {
-    json_object_set_new(g, "clock", json_null());
+    srv_jw_null(w);
   }
-  json_object_set_new(g, "draw_offer", v->started && s.draw_offer >= 0
-                                           ? json_string(color_name(s.draw_offer))
-                                           : json_null());
-  json_t *claims = json_array();
-  if (v->started && (s.claims & ARB_REF_CAN_CLAIM(ARB_CLAIM_THREEFOLD)))
-    json_array_append_new(claims, json_string("threefold"));
-  if (v->started && (s.claims & ARB_REF_CAN_CLAIM(ARB_CLAIM_FIFTY)))
-    json_array_append_new(claims, json_string("fifty"));
-  json_object_set_new(g, "claims", claims);
-  json_object_set_new(g, "abortable", json_boolean(v->started && !over && plies < 2));
-  if (v->started && s.must_play != ARB_MOVE_NONE) {
+  srv_jw_kstr_or_null(w, "draw_offer",
+                      v->started && s->draw_offer >= 0 ? color_name(s->draw_offer) : NULL);
+  srv_jw_key(w, "claims");
+  srv_jw_open(w, '[');
+  if (v->started && (s->claims & ARB_REF_CAN_CLAIM(ARB_CLAIM_THREEFOLD)))
+    srv_jw_str(w, "threefold");
+  if (v->started && (s->claims & ARB_REF_CAN_CLAIM(ARB_CLAIM_FIFTY))) srv_jw_str(w, "fifty");
+  srv_jw_close(w, ']');
+  srv_jw_kbool(w, "abortable", v->started && !over && plies < 2);
+  if (v->started && s->must_play != ARB_MOVE_NONE) {
     char uci[8];
-    arb_uci_write(p, s.must_play, uci, sizeof uci);
-    json_object_set_new(g, "must_play", json_string(uci));
+    arb_uci_write(p, s->must_play, uci, sizeof uci);
+    kplain(w, "must_play", uci);
   }
-  json_object_set_new(g, "seat", json_string(v->viewer >= 0 ? color_name(v->viewer) : "spectator"));
-  if (for_seat && v->viewer >= 0) {
-    json_object_set_new(g, "auto_queen", json_boolean(v->auto_queen));
-    if (s.premove[v->viewer][0])
-      json_object_set_new(g, "premove", json_string(s.premove[v->viewer]));
-    if (v->started && !over && v->viewer == (int)p->turn)
-      json_object_set_new(g, "dests", dests_of(p));
-  }
-  json_t *players = json_object();
+  srv_jw_key(w, "players");
+  srv_jw_open(w, '{');
   for (int c = 0; c < 2; c++) {
-    json_t *pl = json_object();
-    json_object_set_new(pl, "connected", json_boolean(v->connected[c]));
-    json_object_set_new(players, color_name(c), pl);
+    srv_jw_key(w, color_name(c));
+    srv_jw_open(w, '{');
+    srv_jw_kbool(w, "connected", v->connected[c]);
+    srv_jw_close(w, '}');
   }
-  json_object_set_new(g, "players", players);
-  json_t *rm = json_object();
-  json_object_set_new(rm, "offer",
-                      v->rematch_offer >= 0 ? json_string(color_name(v->rematch_offer)) : json_null());
-  json_object_set_new(rm, "game", v->rematch_id ? json_string(v->rematch_id) : json_null());
-  json_object_set_new(g, "rematch", rm);
-  return g;
+  srv_jw_close(w, '}');
+  srv_jw_key(w, "rematch");
+  srv_jw_open(w, '{');
+  srv_jw_kstr_or_null(w, "offer", v->rematch_offer >= 0 ? color_name(v->rematch_offer) : NULL);
+  srv_jw_kstr_or_null(w, "game", v->rematch_id);
+  srv_jw_close(w, '}');
+}
+
+/* The recipient's own fields, and the game object's closing brace. */
+static void write_seat(srv_jw *w, const srv_view *v, const arb_ref_state *s,
+                       const arb_position *p, int viewer, int auto_queen) {
+  kplain(w, "seat", viewer >= 0 ? color_name(viewer) : "spectator");
+  if (viewer >= 0) {
+    srv_jw_kbool(w, "auto_queen", auto_queen);
+    if (s->premove[viewer][0]) srv_jw_kstr(w, "premove", s->premove[viewer]);
+    if (v->started && !s->over && viewer == (int)p->turn) write_dests(w, p);
+  }
+  srv_jw_close(w, '}');
+}
+
+/* The position the view shows: the game's, or the start while waiting. */
+static const arb_position *shown(const srv_view *v, arb_position *start) {
+  const arb_game *game = arb_referee_game(v->ref);
+  if (game && v->started) return arb_game_position(game);
+  if (v->setup->start) *start = *v->setup->start;
+  else arb_fen_read(start, ARB_FEN_START, 0, NULL);
+  return start;
 }
 
 char *srv_write_state(const srv_view *v) {
-  json_t *j = json_object();
-  json_object_set_new(j, "t", json_string("state"));
-  json_object_set_new(j, "v", json_integer((json_int_t)v->version));
-  json_object_set_new(j, "game", game_object(v, 1));
-  return dump(j);
+  arb_ref_state s;
+  arb_referee_state_of(v->ref, &s);
+  arb_position start;
+  const arb_position *p = shown(v, &start);
+  srv_jw w;
+  srv_jw_init(&w);
+  srv_jw_open(&w, '{');
+  kplain(&w, "t", "state");
+  srv_jw_kint(&w, "v", (int64_t)v->version);
+  srv_jw_key(&w, "game");
+  write_common(&w, v, &s, p);
+  write_seat(&w, v, &s, p, v->viewer, v->auto_queen);
+  srv_jw_close(&w, '}');
+  return srv_jw_take(&w);
 }
 
-char *srv_write_game_json(const srv_view *v) { return dump(game_object(v, 0)); }
+char *srv_write_game_json(const srv_view *v) {
+  arb_ref_state s;
+  arb_referee_state_of(v->ref, &s);
+  arb_position start;
+  const arb_position *p = shown(v, &start);
+  srv_jw w;
+  srv_jw_init(&w);
+  write_common(&w, v, &s, p);
+  write_seat(&w, v, &s, p, -1, 0);
+  return srv_jw_take(&w);
+}
 
-char *srv_write_update(const srv_view *v, const srv_event_info *ev) {
-  json_t *j = json_object(), *e = json_object();
-  json_object_set_new(j, "t", json_string("update"));
-  json_object_set_new(j, "v", json_integer((json_int_t)v->version));
-  const char *kind = ev->kind == ARB_REF_TICK ? "time" : arb_ref_kind_name(ev->kind);
-  json_object_set_new(e, "kind", json_string(kind));
-  if (ev->by >= 0) json_object_set_new(e, "by", json_string(color_name(ev->by)));
-  if (ev->side >= 0) json_object_set_new(e, "side", json_string(color_name(ev->side)));
+static void write_event(srv_jw *w, const srv_event_info *ev) {
+  srv_jw_key(w, "event");
+  srv_jw_open(w, '{');
+  srv_jw_kstr(w, "kind", ev->kind == ARB_REF_TICK ? "time" : arb_ref_kind_name(ev->kind));
+  if (ev->by >= 0) srv_jw_kstr(w, "by", color_name(ev->by));
+  if (ev->side >= 0) srv_jw_kstr(w, "side", color_name(ev->side));
   const arb_ref_decision *d = ev->d;
   if (ev->kind == ARB_REF_MOVE && d) {
-    json_object_set_new(e, "uci", json_string(ev->premove ? d->premove.uci : d->uci));
-    json_object_set_new(e, "san", json_string(ev->premove ? d->premove.san : d->san));
-    if (ev->premove) json_object_set_new(e, "premove", json_true());
+    kplain(w, "uci", ev->premove ? d->premove.uci : d->uci);
+    kplain(w, "san", ev->premove ? d->premove.san : d->san);
+    if (ev->premove) srv_jw_kbool(w, "premove", 1);
   }
   if (ev->kind == ARB_REF_CLAIM_DRAW && d && d->claimed) {
-    json_object_set_new(
-        e, "reason", json_string(ev->reason == ARB_CLAIM_THREEFOLD ? "threefold" : "fifty"));
-    json_object_set_new(e, "correct", json_boolean(d->verdict.correct));
-    if (!d->verdict.correct) json_object_set_new(e, "penalty_s", json_integer(d->verdict.penalty_s));
+    srv_jw_kstr(w, "reason", ev->reason == ARB_CLAIM_THREEFOLD ? "threefold" : "fifty");
+    srv_jw_kbool(w, "correct", d->verdict.correct);
+    if (!d->verdict.correct) srv_jw_kint(w, "penalty_s", d->verdict.penalty_s);
   }
-  json_object_set_new(j, "event", e);
-  json_object_set_new(j, "game", game_object(v, 1));
-  return dump(j);
+  srv_jw_close(w, '}');
+}
+
+int srv_write_updates(const srv_view *v, const srv_event_info *ev, char *out[3]) {
+  arb_ref_state s;
+  arb_referee_state_of(v->ref, &s);
+  arb_position start;
+  const arb_position *p = shown(v, &start);
+  /* everything but the recipients' own fields, once */
+  srv_jw head;
+  srv_jw_init(&head);
+  srv_jw_open(&head, '{');
+  kplain(&head, "t", ev ? "update" : "state");
+  srv_jw_kint(&head, "v", (int64_t)v->version);
+  if (ev) write_event(&head, ev);
+  srv_jw_key(&head, "game");
+  write_common(&head, v, &s, p);
+  int ok = !head.failed;
+  for (int k = 0; k < 3; k++) {
+    srv_jw w;
+    srv_jw_init(&w);
+    srv_jw_raw(&w, head.buf ? head.buf : "", head.len);
+    w.first = 0;
+    int viewer = k < 2 ? k : -1;
+    write_seat(&w, v, &s, p, viewer, viewer >= 0 ? v->seat_auto_queen[viewer] : 0);
+    srv_jw_close(&w, '}');
+    out[k] = srv_jw_take(&w);
+    ok = ok && out[k];
+  }
+  srv_jw_free(&head);
+  return ok ? 0 : -1;
 }
 
 char *srv_write_ack(int64_t id, int duplicate) {
-  json_t *j = json_object();
-  json_object_set_new(j, "t", json_string("ack"));
-  json_object_set_new(j, "id", json_integer(id));
-  if (duplicate) json_object_set_new(j, "duplicate", json_true());
-  return dump(j);
+  srv_jw w;
+  srv_jw_init(&w);
+  srv_jw_open(&w, '{');
+  srv_jw_kstr(&w, "t", "ack");
+  srv_jw_kint(&w, "id", id);
+  if (duplicate) srv_jw_kbool(&w, "duplicate", 1);
+  srv_jw_close(&w, '}');
+  return srv_jw_take(&w);
 }
 
 char *srv_write_error(const char *code, const char *message, int64_t id) {
+  /* the message may quote what a client sent: jansson checks and escapes it */
   json_t *j = json_object();
   json_object_set_new(j, "t", json_string("error"));
   json_object_set_new(j, "code", json_string(code));
@@ -445,26 +523,35 @@ char *srv_write_error(const char *code, const char *message, int64_t id) {
 }
 
 char *srv_write_premove(const char *uci, const char *dropped) {
-  json_t *j = json_object();
-  json_object_set_new(j, "t", json_string("premove"));
-  json_object_set_new(j, "uci", json_string(uci));
-  if (dropped) json_object_set_new(j, "dropped", json_string(dropped));
-  return dump(j);
+  srv_jw w;
+  srv_jw_init(&w);
+  srv_jw_open(&w, '{');
+  srv_jw_kstr(&w, "t", "premove");
+  srv_jw_kstr(&w, "uci", uci);
+  if (dropped) srv_jw_kstr(&w, "dropped", dropped);
+  srv_jw_close(&w, '}');
+  return srv_jw_take(&w);
 }
 
 char *srv_write_rematch(const char *id, const char *token) {
   char url[64];
   snprintf(url, sizeof url, "/game/%s#%s", id, token);
-  json_t *j = json_object();
-  json_object_set_new(j, "t", json_string("rematch"));
-  json_object_set_new(j, "game", json_string(id));
-  json_object_set_new(j, "url", json_string(url));
-  return dump(j);
+  srv_jw w;
+  srv_jw_init(&w);
+  srv_jw_open(&w, '{');
+  srv_jw_kstr(&w, "t", "rematch");
+  srv_jw_kstr(&w, "game", id);
+  srv_jw_kstr(&w, "url", url);
+  srv_jw_close(&w, '}');
+  return srv_jw_take(&w);
 }
 
 char *srv_write_pong(int64_t server_ms) {
-  json_t *j = json_object();
-  json_object_set_new(j, "t", json_string("pong"));
-  json_object_set_new(j, "server_ms", json_integer(server_ms));
-  return dump(j);
+  srv_jw w;
+  srv_jw_init(&w);
+  srv_jw_open(&w, '{');
+  srv_jw_kstr(&w, "t", "pong");
+  srv_jw_kint(&w, "server_ms", server_ms);
+  srv_jw_close(&w, '}');
+  return srv_jw_take(&w);
 }

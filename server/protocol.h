@@ -89,10 +89,16 @@ typedef struct srv_view {
   int started;                /* both players have come: the referee's game is under way */
   int viewer;                 /* the recipient's seat (arb_color), -1 for a spectator */
   int auto_queen;             /* the viewer's setting */
+  int seat_auto_queen[2];     /* both seats' (srv_write_updates writes for both) */
   int connected[2];           /* each seat has a connection now */
   int rematch_offer;          /* the seat that offered a rematch, -1 */
   const char *rematch_id;     /* the rematch's game id, or NULL */
   int64_t server_ms;          /* the server's time now, for the clocks */
+  /* The SAN list as JSON ("[...]" of ply_json plies), kept by the game so that it is not
+   * written again with every move; NULL: written from the referee's game. */
+  const char *moves_json;
+  size_t moves_len;
+  int moves_ply;
 } srv_view;
 
 /* The reason a finished game ended, in words a player understands ("Draw: White ran out of
@@ -102,8 +108,10 @@ int srv_reason_words(const arb_referee *ref, char *buf, size_t size);
 
 /* {"t":"state","v":N,"game":{...}}: everything a page needs (docs/protocol.md). */
 char *srv_write_state(const srv_view *v);
-/* {"t":"update","v":N,"event":{...},"game":{...}} after an accepted event. */
-char *srv_write_update(const srv_view *v, const srv_event_info *ev);
+/* {"t":"update","v":N,"event":{...},"game":{...}} after an accepted event, for White's seat,
+ * Black's seat and everyone else (out[0..2], malloc'd; the shared part is written once).  With
+ * ev NULL, a state for each.  0, or -1 without memory (then some out[k] are NULL). */
+int srv_write_updates(const srv_view *v, const srv_event_info *ev, char *out[3]);
 /* {"t":"ack","id":N[,"duplicate":true]} */
 char *srv_write_ack(int64_t id, int duplicate);
 /* {"t":"error","code":C,"message":M[,"id":N]} */

@@ -14,7 +14,7 @@ static void serve_usage(FILE *out) {
   fprintf(out,
           "usage: arbiter serve [--port 8080] [--host 127.0.0.1] [--db arbiter.db]\n"
           "                     [--static DIR] [--origin URL] [--rate N] [--quiet]\n"
-          "                     [--no-lag-compensation] [--port-file FILE]\n"
+          "                     [--no-lag-compensation] [--port-file FILE] [--loop libuv|poll]\n"
           "       arbiter serve --export FILE [--db arbiter.db]\n"
           "\n"
           "The online play server: games under the full rules (arbiter/referee.h decides\n"
@@ -35,6 +35,9 @@ static void serve_usage(FILE *out) {
           "  --no-lag-compensation  online games charge pure server time\n"
           "  --quiet         no log line per game event\n"
           "  --port-file F   write the port listened on to F (for scripts)\n"
+          "  --loop L        libuv (default: epoll, for tens of thousands of connections) or\n"
+          "                  poll (libwebsockets' own loop: less work per message, but every\n"
+          "                  wakeup scans every socket; for up to a few thousand)\n"
           "  --export FILE   write every stored game to FILE as PGN and exit\n"
           "\n"
           "HTTP: POST /api/games {\"control\":\"5+3\",\"rules\":\"online\",\"color\":\"random\",\n"
@@ -45,7 +48,7 @@ static void serve_usage(FILE *out) {
 }
 
 int arb_cmd_serve(int argc, char **argv) {
-  srv_options opt = {"127.0.0.1", 8080, NULL, NULL, NULL, 10};
+  srv_options opt = {"127.0.0.1", 8080, NULL, NULL, NULL, 10, 0};
   srv_config cfg;
   memset(&cfg, 0, sizeof cfg);
   cfg.limits = (srv_limits){5.0, 100.0, 1024, 4u << 20};
@@ -85,6 +88,13 @@ int arb_cmd_serve(int argc, char **argv) {
       }
       cfg.limits.rate = r;
       if (cfg.limits.burst < r) cfg.limits.burst = r;
+    } else if (!strcmp(a, "--loop") && more) {
+      const char *l = argv[++i];
+      if (strcmp(l, "poll") && strcmp(l, "libuv")) {
+        fprintf(stderr, "arbiter serve: --loop is poll or libuv\n");
+        return 2;
+      }
+      opt.poll_loop = !strcmp(l, "poll");
     } else if (!strcmp(a, "--no-lag-compensation")) {
       cfg.lag_compensation = 0;
     } else if (!strcmp(a, "--quiet")) {

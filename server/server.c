@@ -99,6 +99,12 @@ size_t srv_server_games(const srv_server *sv) { return sv->ngames; }
 
 void **srv_game_timer_slot(srv_game *g) { return &g->timer; }
 
+void srv_server_forget_timers(srv_server *sv) {
+  for (size_t i = 0; i < sv->nbuckets; i++)
+    for (srv_game *g = sv->buckets[i]; g; g = g->hnext)
+      if (sv->io.forget) sv->io.forget(sv->io.ctx, g);
+}
+
 /* ---- loading ---- */
 
 static int replay_one(void *ctx, const srv_event_row *e) {
@@ -148,13 +154,13 @@ static void tick(srv_server *sv, srv_game *g, int64_t now) {
   r.kind = ARB_REF_TICK;
   r.by = r.side = -1;
   r.client_id = -1;
-  srv_store_put_event(sv->store, &r);
+  srv_store_put_event(sv->store, &r, NULL, 0);
   arb_ref_state s = d.state;
   g->ended_stored = 1;
   srv_store_end_game(sv->store, g->row.id, arb_result_string(s.outcome.result),
                      s.aborted ? "aborted" : arb_termination_name(s.outcome.termination), now);
   srv_event_info info = {ARB_REF_TICK, -1, s.flag_side, 0, 0, &d};
-  srv_game_broadcast(sv, g, &info);
+  srv_game_broadcast(sv, g, &info, NULL, -1);
   char words[192];
   srv_reason_words(g->ref, words, sizeof words);
   srv_game_log(sv, g, "v%llu over: %s", (unsigned long long)g->version, words);
@@ -435,11 +441,19 @@ static void detach(srv_server *sv, srv_session *s, int64_t now) {
   s->prev = s->next = NULL;
   if (s->seat >= 0) g->connected[s->seat]--;
   /* what was waiting for it goes nowhere */
-  for (size_t i = 0; i < g->npending; i++)
-    if (g->pending[i].to == s) {
-      srv_buf_unref(g->pending[i].buf[0]);
-      g->pending[i].buf[0] = NULL;
+  for (size_t i = 0; i < g->npending; i++) {
+    srv_pending *p = &g->pending[i];
+    if (p->to == s) { /* an entry to nobody now: released as an empty broadcast */
+      srv_buf_unref(p->buf[0]);
+      p->buf[0] = NULL;
+      p->to = NULL;
     }
+    if (p->ack_to == s) {
+      srv_buf_unref(p->ack_buf);
+      p->ack_buf = NULL;
+      p->ack_to = NULL;
+    }
+  }
   s->game = NULL;
   if (!g->sessions) g->idle_since_ms = now;
   if (s->seat >= 0) presence(sv, g);
@@ -502,7 +516,7 @@ static void rematch(srv_server *sv, srv_game *g, srv_session *s, int64_t now) {
   }
   if (g->rematch_offer != (s->seat ^ 1)) {
     g->rematch_offer = s->seat;
-    srv_game_broadcast(sv, g, NULL);
+    srv_game_broadcast(sv, g, NULL, NULL, -1);
     return;
   }
   /* both want it: the same game with the colours swapped */
@@ -525,7 +539,7 @@ static void rematch(srv_server *sv, srv_game *g, srv_session *s, int64_t now) {
   for (srv_session *x = g->sessions; x; x = x->next)
     if (x->seat >= 0)
       srv_game_send(sv, g, x, srv_write_rematch(n->row.id, g->rematch_token[x->seat]));
-  srv_game_broadcast(sv, g, NULL);
+  srv_game_broadcast(sv, g, NULL, NULL, -1);
   srv_game_log(sv, g, "rematch: %s", n->row.id);
 }
 

@@ -75,6 +75,9 @@ void srv_server_sweep(srv_server *sv, int64_t now_ms);
 /* Every game in the store as PGN, oldest first, into out.  Returns the number, -1 on error. */
 long srv_server_export(srv_server *sv, FILE *out);
 
+/* Has the transport forget every game's timer (srv_io.forget), before it shuts down. */
+void srv_server_forget_timers(srv_server *sv);
+
 /* The transport's slot in a game, for its timer (NULL until it puts something there). */
 void **srv_game_timer_slot(struct srv_game *g);
 

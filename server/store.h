@@ -88,8 +88,9 @@ void srv_store_set_wake(srv_store *s, void (*wake)(void *ctx), void *ctx);
 
 /* Queued writes; each returns its ticket (0 when memory ran out: nothing was queued). */
 uint64_t srv_store_put_game(srv_store *s, const srv_game_row *row);
-uint64_t srv_store_put_event(srv_store *s, const srv_event_row *row);
-uint64_t srv_store_put_move(srv_store *s, const srv_move_row *row);
+/* An event with the moves it made (0, 1, or 2 for a move answered by a premove), in one write. */
+uint64_t srv_store_put_event(srv_store *s, const srv_event_row *row, const srv_move_row *moves,
+                             int nmoves);
 uint64_t srv_store_end_game(srv_store *s, const char *id, const char *result,
                             const char *termination, int64_t ended_ms);
 uint64_t srv_store_set_rematch(srv_store *s, const char *id, const char *rematch_id);
@@ -102,6 +103,8 @@ uint64_t srv_store_durable(srv_store *s);
 uint64_t srv_store_last_ticket(srv_store *s);
 /* Blocks until everything queued so far is committed. */
 void srv_store_flush(srv_store *s);
+/* For tests: while held (1), the writer commits nothing; 0 lets it go on. */
+void srv_store_hold(srv_store *s, int hold);
 /* Commits that failed and were retried (a full disk, ...), for the log. */
 uint64_t srv_store_failures(srv_store *s);
 

@@ -19,15 +19,18 @@
 #include <string.h>
 #include <time.h>
 
-enum { OP_GAME, OP_EVENT, OP_MOVE, OP_END, OP_REMATCH, OP_HEARTBEAT };
+enum { OP_GAME, OP_EVENT, OP_END, OP_REMATCH, OP_HEARTBEAT };
 
 typedef struct op {
   int kind;
   uint64_t ticket;
   union {
     srv_game_row game;
-    srv_event_row event;
-    srv_move_row move;
+    struct {
+      srv_event_row row;
+      srv_move_row moves[2];
+      int nmoves;
+    } event;
     struct {
       char id[SRV_GAME_ID_LEN + 1];
       char result[8];
@@ -42,7 +45,8 @@ typedef struct op {
   } u;
 } op;
 
-enum { ST_GAME, ST_EVENT, ST_MOVE, ST_END, ST_REMATCH, ST_HEARTBEAT, ST_COUNT };
+enum { ST_GAME, ST_EVENT, ST_MOVE, ST_END, ST_REMATCH, ST_HEARTBEAT, ST_BEGIN, ST_COMMIT,
+       ST_COUNT };
 
 static const char *const st_sql[ST_COUNT] = {
     [ST_GAME] = "INSERT OR REPLACE INTO games(id, created_ms, white_hash, black_hash, rules, "
@@ -55,6 +59,8 @@ static const char *const st_sql[ST_COUNT] = {
     [ST_END] = "UPDATE games SET over = 1, result = ?, termination = ?, ended_ms = ? WHERE id = ?",
     [ST_REMATCH] = "UPDATE games SET rematch_id = ? WHERE id = ?",
     [ST_HEARTBEAT] = "INSERT OR REPLACE INTO meta(key, value) VALUES('heartbeat', ?)",
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
 };
 
 static const char schema[] =
@@ -82,6 +88,8 @@ struct srv_store {
   op *queue;
   size_t n, cap;
   int closing;
+  int held;    /* srv_store_hold */
+  int waiting; /* the writer waits for work */
   uint64_t next_ticket;
   _Atomic uint64_t durable;
   _Atomic uint64_t failures;
@@ -95,6 +103,28 @@ static int exec(sqlite3 *db, const char *sql) {
 
 static void bind_text(sqlite3_stmt *st, int i, const char *s) {
   sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+static int step(sqlite3_stmt *st) {
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int run_move(srv_store *s, const srv_move_row *m) {
+  sqlite3_stmt *st = s->st[ST_MOVE];
+  bind_text(st, 1, m->game);
+  sqlite3_bind_int(st, 2, m->ply);
+  bind_text(st, 3, m->uci);
+  bind_text(st, 4, m->san);
+  sqlite3_bind_int64(st, 5, m->t);
+  sqlite3_bind_int64(st, 6, m->clock_ms);
+  sqlite3_bind_int64(st, 7, m->elapsed_ms);
+  sqlite3_bind_int64(st, 8, m->lag_ms);
+  sqlite3_bind_int64(st, 9, m->comp_ms);
+  sqlite3_bind_int(st, 10, m->premove);
+  return step(st);
 }
 
 static int run(srv_store *s, const op *o) {
@@ -117,7 +147,9 @@ static int run(srv_store *s, const op *o) {
     break;
   }
   case OP_EVENT: {
-    const srv_event_row *e = &o->u.event;
+    for (int i = 0; i < o->u.event.nmoves; i++)
+      if (run_move(s, &o->u.event.moves[i])) return -1;
+    const srv_event_row *e = &o->u.event.row;
     st = s->st[ST_EVENT];
     bind_text(st, 1, e->game);
     sqlite3_bind_int64(st, 2, e->seq);
@@ -132,21 +164,6 @@ static int run(srv_store *s, const op *o) {
     sqlite3_bind_int64(st, 11, e->ms);
     sqlite3_bind_int(st, 12, e->set);
     sqlite3_bind_int64(st, 13, e->client_id);
-    break;
-  }
-  case OP_MOVE: {
-    const srv_move_row *m = &o->u.move;
-    st = s->st[ST_MOVE];
-    bind_text(st, 1, m->game);
-    sqlite3_bind_int(st, 2, m->ply);
-    bind_text(st, 3, m->uci);
-    bind_text(st, 4, m->san);
-    sqlite3_bind_int64(st, 5, m->t);
-    sqlite3_bind_int64(st, 6, m->clock_ms);
-    sqlite3_bind_int64(st, 7, m->elapsed_ms);
-    sqlite3_bind_int64(st, 8, m->lag_ms);
-    sqlite3_bind_int64(st, 9, m->comp_ms);
-    sqlite3_bind_int(st, 10, m->premove);
     break;
   }
   case OP_END:
@@ -167,10 +184,7 @@ static int run(srv_store *s, const op *o) {
     break;
   default: return -1;
   }
-  int rc = sqlite3_step(st);
-  sqlite3_reset(st);
-  sqlite3_clear_bindings(st);
-  return rc == SQLITE_DONE ? 0 : -1;
+  return step(st);
 }
 
 static void sleep_ms(long ms) {
@@ -186,11 +200,13 @@ static void *writer_main(void *arg) {
   int dirty = 0;
   for (;;) {
     pthread_mutex_lock(&s->mu);
-    while (!s->n && !s->closing) {
+    while ((!s->n || s->held) && !s->closing) {
       struct timespec until;
       clock_gettime(CLOCK_REALTIME, &until);
       until.tv_sec += 1;
+      s->waiting = 1;
       pthread_cond_timedwait(&s->work, &s->mu, &until);
+      s->waiting = 0;
       if (!s->n && dirty && time(NULL) - last_checkpoint >= 5) break;
     }
     if (!s->n && s->closing) {
@@ -213,10 +229,10 @@ static void *writer_main(void *arg) {
       continue;
     }
     for (long delay = 50;; delay = delay < 2000 ? delay * 2 : delay) {
-      int ok = exec(s->db, "BEGIN IMMEDIATE") == 0;
+      int ok = step(s->st[ST_BEGIN]) == 0;
       for (size_t i = 0; ok && i < n; i++)
         ok = run(s, &batch[i]) == 0;
-      if (ok && exec(s->db, "COMMIT") == 0) break;
+      if (ok && step(s->st[ST_COMMIT]) == 0) break;
       fprintf(stderr, "arbiter serve: commit of %zu writes failed (%s); retrying\n", n,
               sqlite3_errmsg(s->db));
       exec(s->db, "ROLLBACK");
@@ -311,7 +327,7 @@ static uint64_t queue(srv_store *s, op *o) {
   }
   o->ticket = ++s->next_ticket;
   s->queue[s->n++] = *o;
-  pthread_cond_signal(&s->work);
+  if (s->waiting) pthread_cond_signal(&s->work);
   pthread_mutex_unlock(&s->mu);
   return o->ticket;
 }
@@ -322,15 +338,13 @@ uint64_t srv_store_put_game(srv_store *s, const srv_game_row *row) {
   return queue(s, &o);
 }
 
-uint64_t srv_store_put_event(srv_store *s, const srv_event_row *row) {
+uint64_t srv_store_put_event(srv_store *s, const srv_event_row *row, const srv_move_row *moves,
+                             int nmoves) {
   op o = {.kind = OP_EVENT};
-  o.u.event = *row;
-  return queue(s, &o);
-}
-
-uint64_t srv_store_put_move(srv_store *s, const srv_move_row *row) {
-  op o = {.kind = OP_MOVE};
-  o.u.move = *row;
+  o.u.event.row = *row;
+  o.u.event.nmoves = nmoves < 0 ? 0 : nmoves > 2 ? 2 : nmoves;
+  for (int i = 0; i < o.u.event.nmoves; i++)
+    o.u.event.moves[i] = moves[i];
   return queue(s, &o);
 }
 
@@ -358,6 +372,13 @@ uint64_t srv_store_heartbeat(srv_store *s, int64_t server_ms) {
 }
 
 uint64_t srv_store_durable(srv_store *s) { return atomic_load(&s->durable); }
+
+void srv_store_hold(srv_store *s, int hold) {
+  pthread_mutex_lock(&s->mu);
+  s->held = hold;
+  pthread_cond_signal(&s->work);
+  pthread_mutex_unlock(&s->mu);
+}
 uint64_t srv_store_failures(srv_store *s) { return atomic_load(&s->failures); }
 
 uint64_t srv_store_last_ticket(srv_store *s) {

@@ -17,6 +17,9 @@ typedef struct srv_options {
                               Host, http or https */
   const char *port_file;   /* write the port listened on here once listening (tests), or NULL */
   int hello_timeout_s;     /* a connection that has not said hello by then is closed */
+  int poll_loop;           /* 1: lws's own poll() loop (less work per message, but every wakeup
+                              scans every socket: for up to a few thousand connections);
+                              0: libuv (epoll), for tens of thousands */
 } srv_options;
 
 /* Runs until SIGTERM or SIGINT: then it stops taking messages, waits for the store to commit

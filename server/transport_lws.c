@@ -16,6 +16,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "transport.h"
 
+#include <uv.h> /* the event loop: libuv (epoll), run here, so thousands of sockets stay cheap */
+
 #include <libwebsockets.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -244,6 +246,8 @@ static void on_kick(lws_sorted_usec_list_t *sul) {
 /* (Re)schedules the close of a kicked connection. */
 static void kick(struct lws *wsi, conn *c) {
   int64_t now = srv_clock_now();
+  while (c->ws && srv_session_peek(c->ws)) /* it gets nothing more but the close */
+    srv_session_pop(c->ws);
   if (!c->kicked) c->kicked_at = now;
   c->kicked = 1;
   c->wsi = wsi;
@@ -311,9 +315,19 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 
   case LWS_CALLBACK_SERVER_WRITEABLE: {
     if (!c->ws) return 0;
-    if (c->kicked)
-      return c->kick_due ? close_with(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too many messages")
-                         : 0;
+    if (c->kicked) {
+      if (!c->kick_due) return 0;
+      /* the close frame written here, as the event loop may drop one left to lws */
+      static const char why[] = "too many messages";
+      unsigned char frame[LWS_PRE + 4 + sizeof why], *f = frame + LWS_PRE;
+      f[0] = 0x88; /* FIN, close */
+      f[1] = (unsigned char)(2 + sizeof why - 1);
+      f[2] = (unsigned char)(LWS_CLOSE_STATUS_POLICY_VIOLATION >> 8);
+      f[3] = (unsigned char)(LWS_CLOSE_STATUS_POLICY_VIOLATION & 0xff);
+      memcpy(f + 4, why, sizeof why - 1);
+      lws_write(wsi, f, 4 + sizeof why - 1, LWS_WRITE_RAW);
+      return -1;
+    }
     if (c->ws->overflow)
       return close_with(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, "not reading fast enough");
     srv_buf *b = srv_session_peek(c->ws);
@@ -367,6 +381,17 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   case LWS_CALLBACK_HTTP_FILE_COMPLETION:
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 
+  case LWS_CALLBACK_WSI_DESTROY:
+    /* a WebSocket lws destroyed without saying it closed: its session must still leave */
+    if (c && c->ws) {
+      fprintf(stderr, "arbiter serve: a connection went without a close\n");
+      lws_sul_cancel(&c->kick_sul);
+      srv_server_closed(t->sv, c->ws, srv_clock_now());
+      free(c->ws);
+      c->ws = NULL;
+    }
+    return 0;
+
   case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
   case LWS_CALLBACK_CLOSED_HTTP:
     free(c ? c->req : NULL);
@@ -396,15 +421,26 @@ int srv_transport_run(const srv_options *opt, srv_config *cfg, srv_store *store)
   t.cfg = cfg;
   t.store = store;
   lws_set_log_level(LLL_ERR, NULL);
+  /* lws's own poll() loop scans every socket on every wakeup: the least work per message for
+   * hundreds of connections, far too much for 20,000; libuv waits with epoll.  The libuv loop
+   * is ours (a "foreign" loop to lws). */
+  uv_loop_t loop;
+  int uv = !opt->poll_loop;
+  if (uv && uv_loop_init(&loop)) {
+    fprintf(stderr, "arbiter serve: no event loop\n");
+    return 1;
+  }
+  void *foreign[] = {&loop};
   struct lws_context_creation_info info;
   memset(&info, 0, sizeof info);
+  if (uv) info.foreign_loops = foreign;
   info.port = opt->port;
   info.iface = opt->host;
   info.protocols = protocols;
   info.user = &t;
   info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 |
                  LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
-                 LWS_SERVER_OPTION_DISABLE_IPV6;
+                 LWS_SERVER_OPTION_DISABLE_IPV6 | (uv ? LWS_SERVER_OPTION_LIBUV : 0);
   info.retry_and_idle_policy = &idle_policy;
   info.timeout_secs = 10;
   info.keepalive_timeout = 10;
@@ -412,6 +448,7 @@ int srv_transport_run(const srv_options *opt, srv_config *cfg, srv_store *store)
   t.ctx = lws_create_context(&info);
   if (!t.ctx) {
     fprintf(stderr, "arbiter serve: cannot listen on %s:%d\n", opt->host, opt->port);
+    if (uv) uv_loop_close(&loop);
     return 1;
   }
   srv_io io = {&t, io_writable, io_arm, io_forget};
@@ -439,17 +476,24 @@ int srv_transport_run(const srv_options *opt, srv_config *cfg, srv_store *store)
   signal(SIGPIPE, SIG_IGN);
   lws_sul_schedule(t.ctx, 0, &t.sweep, on_sweep, LWS_US_PER_SEC);
   while (!stopping)
-    if (lws_service(t.ctx, 0) < 0) break;
+    if (uv ? (uv_run(&loop, UV_RUN_ONCE), 0) : lws_service(t.ctx, 0) < 0) break;
   /* commit what is queued, then let the answers that waited for it go out */
   srv_store_flush(store);
   srv_server_release(t.sv);
-  for (int i = 0; i < 20; i++)
-    lws_service(t.ctx, 10);
+  for (int i = 0; i < 200; i++)
+    if (uv) uv_run(&loop, UV_RUN_NOWAIT);
+    else lws_service(t.ctx, 1);
   fprintf(stderr, "arbiter serve: stopped; everything acknowledged is stored\n");
   signal_ctx = NULL;
   srv_store_set_wake(store, NULL, NULL);
   lws_sul_cancel(&t.sweep);
-  srv_server_free(t.sv);
+  /* timers first, then the connections (their sessions leave their games), then the games */
+  srv_server_forget_timers(t.sv);
   lws_context_destroy(t.ctx);
+  /* lws closes its libuv handles asynchronously: let the loop finish them */
+  for (int i = 0; uv && i < 1000 && uv_run(&loop, UV_RUN_NOWAIT); i++)
+    ;
+  srv_server_free(t.sv);
+  if (uv) uv_loop_close(&loop);
   return 0;
 }

@@ -351,8 +351,9 @@ static arb_status read_move(const arb_position *p, const arb_ref_event *ev, arb_
     /* "e7e8" reads as UCI with a q, "e8" / "dxe8" as SAN with =Q */
     char q[16];
     int uci = ev->text_len == 4 && ev->text[1] >= '1' && ev->text[1] <= '8';
+    const char *suffix = uci ? "q" : "=Q";
     memcpy(q, ev->text, ev->text_len);
-    memcpy(q + ev->text_len, uci ? "q" : "=Q", 3);
+    memcpy(q + ev->text_len, suffix, strlen(suffix) + 1);
     arb_move mq;
     if (arb_move_read(p, q, strlen(q), 0, &mq, NULL) == ARB_OK &&
         ARB_MOVE_KIND(mq) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(mq) == ARB_QUEEN) {

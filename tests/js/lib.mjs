@@ -11,6 +11,8 @@ import { join as pathJoin } from 'node:path';
 import WebSocket from 'ws';
 
 export const ARBITER = process.env.ARBITER || 'build/release/arbiter';
+// extra arguments for every server the tests start (e.g. "--loop poll")
+const EXTRA = (process.env.ARBITER_SERVE_ARGS || '').split(' ').filter(Boolean);
 
 export function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
@@ -28,11 +30,18 @@ export async function startServer({ dir = scratch(), args = [] } = {}) {
   const log = [];
   const proc = spawn(
     ARBITER,
-    ['serve', '--port', '0', '--port-file', portFile, '--db', db, ...args],
+    ['serve', '--port', '0', '--port-file', portFile, '--db', db, ...EXTRA, ...args],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   proc.stderr.on('data', (d) => log.push(d.toString()));
-  const exited = new Promise((r) => proc.on('exit', (code, signal) => r({ code, signal })));
+  // never left listening when the test process goes, however it goes
+  const reap = () => proc.kill('SIGKILL');
+  process.on('exit', reap);
+  const exited = new Promise((r) =>
+    proc.on('exit', (code, signal) => {
+      process.off('exit', reap);
+      r({ code, signal });
+    }));
   for (let i = 0; i < 200 && !existsSync(portFile); i++) await sleep(25);
   if (!existsSync(portFile)) {
     proc.kill('SIGKILL');
@@ -131,12 +140,16 @@ export class Client {
     });
   }
 
-  // Sends and waits for the answer: an ack or error with this id.
+  // Sends and waits for the answer: an ack (its own message, or "ack" in the update the action
+  // made) or an error with this id.  Answers {t: 'ack'} or the error.
   async request(obj, timeout = 3000) {
     const id = this.nextId++;
     const mark = this.messages.length;
     this.send({ ...obj, id });
-    return this.wait((m) => (m.t === 'ack' || m.t === 'error') && m.id === id, timeout, mark);
+    const m = await this.wait(
+      (x) => ((x.t === 'ack' || x.t === 'error') && x.id === id) || (x.t === 'update' && x.ack === id),
+      timeout, mark);
+    return m.t === 'update' ? { t: 'ack', id, update: m } : m;
   }
 
   // The latest game state seen (from state and update messages).

@@ -210,8 +210,9 @@ test('premoves: played at once at no cost, or dropped and the player told', asyn
   assert.deepEqual(s.moves.slice(-2), ['Nf3', 'Nc6']);
   assert.equal(s.clock.black_ms, before, 'a premove costs nothing');
   assert.equal(s.turn, 'white');
-  const u = white.messages.filter((m) => m.t === 'update' && m.event.kind === 'move').pop();
-  assert.equal(u.event.premove, true);
+  const u = await white.wait((m) => m.t === 'update' && m.event.premove === true);
+  assert.equal(u.event.san, 'Nc6');
+  assert.equal(u.event.by, 'black');
   // a premove that is illegal when its turn comes is dropped
   black.send({ t: 'premove', uci: 'c6d4' });
   await black.wait((m) => m.t === 'premove' && m.uci === 'c6d4');
@@ -277,10 +278,11 @@ test('a reconnecting client gets the updates it missed', async () => {
 test('a move sent twice with the same id is answered, not played twice', async () => {
   const { white, black } = await twoPlayers(server, { control: '5+0' });
   const mark = white.messages.length;
-  white.send({ t: 'move', uci: 'e2e4', id: 77 });
-  white.send({ t: 'move', uci: 'e2e4', id: 77 });
-  await white.wait((m) => m.t === 'ack' && m.id === 77 && !m.duplicate, 3000, mark);
-  const dup = await white.wait((m) => m.t === 'ack' && m.id === 77 && m.duplicate, 3000, mark);
+  const id = Number.MAX_SAFE_INTEGER; // ids up to 2^53 - 1
+  white.send({ t: 'move', uci: 'e2e4', id });
+  white.send({ t: 'move', uci: 'e2e4', id });
+  await white.wait((m) => m.t === 'update' && m.ack === id, 3000, mark);
+  const dup = await white.wait((m) => m.t === 'ack' && m.id === id && m.duplicate, 3000, mark);
   assert.ok(dup);
   await sleep(100);
   assert.equal(black.game.ply, 1);
@@ -362,4 +364,79 @@ test('HTTP: bad requests are answered with what is wrong', async () => {
   const s = await getJson(server, `/api/games/${g.id}`);
   assert.equal(s.body.chess960, true);
   assert.equal(s.body.status, 'waiting');
+});
+
+test('a full game under fide, its PGN, and `arbiter serve --export`', async () => {
+  const { g, white, black } = await twoPlayers(server, { control: '15+10', rules: 'fide' });
+  // the Opera Game (Morphy, 1858) to mate
+  await play(white, black, [
+    'e2e4', 'e7e5', 'g1f3', 'd7d6', 'd2d4', 'c8g4', 'd4e5', 'g4f3', 'd1f3', 'd6e5', 'f1c4',
+    'g8f6', 'f3b3', 'd8e7', 'b1c3', 'c7c6', 'c1g5', 'b7b5', 'c3b5', 'c6b5', 'c4b5', 'b8d7',
+    'e1c1', 'a8d8', 'd1d7', 'd8d7', 'h1d1', 'e7e6', 'b5d7', 'f6d7', 'b3b8', 'd7b8', 'd1d8',
+  ]);
+  const end = await black.waitGame((s) => s.status === 'over');
+  assert.equal(end.result, '1-0');
+  assert.equal(end.reason, 'Checkmate: White wins');
+  assert.equal(end.moves[22], 'O-O-O');
+  const pgn = await getText(server, `/api/games/${g.id}.pgn`);
+  assert.match(pgn.body, /17\. Rd8#\s\{ \[%clk/);
+  assert.match(pgn.body, /\[TimeControl "900\+10"\]/);
+  pgnCheck(pgn.body);
+  white.close();
+  black.close();
+});
+
+test('rematch: both ask, a new game with the colours swapped', async () => {
+  const { g, white, black } = await twoPlayers(server, { control: '3+2', rules: 'online' });
+  await play(white, black, ['e2e4']);
+  await white.request({ t: 'resign' });
+  await black.waitGame((s) => s.status === 'over');
+  white.send({ t: 'rematch' });
+  await black.waitGame((s) => s.rematch.offer === 'white');
+  black.send({ t: 'rematch' });
+  const forWhite = await white.wait((m) => m.t === 'rematch');
+  const forBlack = await black.wait((m) => m.t === 'rematch');
+  assert.equal(forWhite.game, forBlack.game);
+  assert.notEqual(forWhite.url, forBlack.url, 'each seat gets its own link');
+  const id = forWhite.game;
+  const oldWhiteNowBlack = await join(server, id, forWhite.url.split('#')[1]);
+  const oldBlackNowWhite = await join(server, id, forBlack.url.split('#')[1]);
+  assert.equal(oldWhiteNowBlack.game.seat, 'black');
+  assert.equal(oldBlackNowWhite.game.seat, 'white');
+  const old = await getJson(server, `/api/games/${g.id}`);
+  assert.equal(old.body.rematch.game, id);
+  assert.equal((await getJson(server, `/api/games/${id}`)).body.control, '3m+2s');
+  for (const c of [white, black, oldWhiteNowBlack, oldBlackNowWhite]) c.close();
+});
+
+test('a first move not made in time aborts the game', async () => {
+  const { white, black } = await twoPlayers(server, {
+    control: '3+0', rules: 'online', first_move_ms: 300,
+  });
+  const end = await black.waitGame((s) => s.status === 'over', 3000);
+  assert.equal(end.termination, 'aborted');
+  assert.equal(end.reason, 'Game aborted: White did not make a first move in time');
+  white.close();
+  black.close();
+});
+
+test('`arbiter serve --export` writes every stored game as PGN', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { readFileSync } = await import('node:fs');
+  const { ARBITER } = await import('./lib.mjs');
+  const { g, white, black } = await twoPlayers(server, { control: '5+0', rules: 'online' });
+  await play(white, black, ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
+  await white.waitGame((s) => s.status === 'over');
+  white.close();
+  black.close();
+  const file = `${server.dir}/export.pgn`;
+  // the database is shared with the running server (SQLite WAL: readers do not block it)
+  execFileSync(ARBITER, ['serve', '--export', file, '--db', server.db], { stdio: 'ignore' });
+  const text = readFileSync(file, 'utf8');
+  const mine = text.split('\n\n[Event').find((x) => x.includes(`[GameId "${g.id}"]`));
+  assert.ok(mine, 'the game is in the export');
+  assert.match(mine, /\[Result "0-1"\]/);
+  assert.match(mine, /\[Termination "normal"\]/);
+  assert.match(mine, /1\. f3 \{ \[%clk 0:05:00\] \} 1\.\.\. e5/);
+  pgnCheck(text); // every game replays clean, results and terminations agree
 });
