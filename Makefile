@@ -1,7 +1,9 @@
 # Arbiter — a thin wrapper over CMake (presets: dev, asan, release).
 #   make            build the release preset (optimised for this CPU)
-#   make run        the main job: `arbiter demo` (replays a game, checks it, runs perft)
+#   make run        the main job: the play server on http://localhost:8080 (the page built into
+#                   web/dist, games in ./arbiter.db); `arbiter demo` is the old demonstration
 #   make test       install what is missing, then every test: release build + ASan/UBSan build
+#                   (the browser tests' screenshots: build/release/web-shots)
 #   make bench      perft against Stockfish's `go perft` (ratio), query with/without history,
 #                   winnability on the final positions of games lost on time and on locked
 #                   positions (bench/dead [-n RUNS] [FILE...]),
@@ -28,8 +30,11 @@ build: deps
 	cmake --preset release >/dev/null
 	cmake --build build/release -j$(JOBS)
 
+PORT ?= 8080
 run: build
-	./build/release/arbiter demo
+	@sh scripts/web.sh
+	@echo "make run: open http://localhost:$(PORT)/ in two browser windows and play (Ctrl-C stops the server)"
+	./build/release/arbiter serve --port $(PORT) --db arbiter.db --static web/dist
 
 test: test-release test-asan
 
@@ -89,7 +94,8 @@ install: build
 
 format:
 	clang-format -i include/arbiter/*.h src/*.c src/*/*.c src/*/*.h tools/*.c tools/*.h \
-	  tests/*.c tests/*.h tests/consumer/*.c bench/*.c bench/*.h fuzz/*.c fuzz/*.h scripts/*.c
+	  tests/*.c tests/*.h tests/consumer/*.c bench/*.c bench/*.h fuzz/*.c fuzz/*.h scripts/*.c \
+	  server/*.c server/*.h
 
 clean:
 	rm -rf build

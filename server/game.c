@@ -35,8 +35,8 @@ srv_game *srv_game_new(srv_server *sv, const srv_game_row *row) {
   uint32_t mode = row->chess960 ? ARB_FEN_READ_CHESS960 : 0;
   if (arb_rules_parse(row->rules, &rules) != ARB_OK ||
       arb_fen_read(&g->start, row->fen, mode, NULL) != ARB_OK ||
-      (row->control[0] && arb_tc_parse(row->control, strlen(row->control), ARB_TC_HUMAN, &g->tc,
-                                       NULL) != ARB_OK) ||
+      (row->control[0] &&
+       arb_tc_parse(row->control, strlen(row->control), ARB_TC_HUMAN, &g->tc, NULL) != ARB_OK) ||
       !(g->ref = arb_referee_new(rules))) {
     free(g);
     return NULL;
@@ -204,8 +204,8 @@ static srv_buf *with_ack(const srv_buf *b, int64_t id) {
   return srv_buf_take(out);
 }
 
-void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev,
-                        srv_session *ack_to, int64_t ack_id) {
+void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev, srv_session *ack_to,
+                        int64_t ack_id) {
   g->version++;
   srv_view v;
   char *text[3];
@@ -217,20 +217,22 @@ void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev,
   srv_pending *p = pend(sv, g);
   for (int k = 0; k < 3; k++) {
     srv_buf *b = srv_buf_take(text[k]);
-    if (p) p->buf[k] = b;
-    else srv_buf_unref(b);
+    if (p)
+      p->buf[k] = b;
+    else
+      srv_buf_unref(b);
   }
   if (!p) return;
   if (ack_to && ack_id >= 0 && ack_to->seat >= 0 && p->buf[ack_to->seat]) {
     p->ack_to = ack_to;
     p->ack_buf = with_ack(p->buf[ack_to->seat], ack_id);
   }
-  /* the spectators' text, for a client that reconnects having missed it */
+  /* the event, for a client that reconnects having missed it (a state-only broadcast, ev
+   * NULL, leaves nothing: the state it will get says it all) */
   int slot = (int)(g->version % SRV_RING);
   srv_buf_unref(g->ring[slot].buf);
   g->ring[slot].v = g->version;
-  g->ring[slot].buf = p->buf[2];
-  if (p->buf[2]) srv_buf_ref(p->buf[2]);
+  g->ring[slot].buf = ev ? srv_buf_take(srv_write_missed(&v, ev)) : NULL;
   srv_game_release(sv, g, srv_store_durable(sv->store));
 }
 
@@ -298,8 +300,7 @@ static int broadcasts(arb_ref_kind k) {
 
 /* ---- applying events ---- */
 
-void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session *from,
-                    int64_t id) {
+void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session *from, int64_t id) {
   arb_ref_decision d;
   arb_referee_event(g->ref, ev, &d);
   int ok = d.status == ARB_OK;
@@ -309,7 +310,8 @@ void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session 
   int nmoves = 0;
   if (ok && ev->kind == ARB_REF_MOVE) {
     nmoves += move_row(g, d.seq, d.uci, d.san, &moves[nmoves]);
-    if (d.premove.played) nmoves += move_row(g, d.seq + 1, d.premove.uci, d.premove.san, &moves[nmoves]);
+    if (d.premove.played)
+      nmoves += move_row(g, d.seq + 1, d.premove.uci, d.premove.san, &moves[nmoves]);
   }
   if (ok)
     store_event(sv, g, ev, (int)ev->kind, ev->kind == ARB_REF_MOVE ? id : -1, moves, nmoves);
@@ -319,7 +321,16 @@ void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session 
   if (d.ended) store_end(sv, g, ev->t);
   /* then the answers, behind it */
   if (!ok && from) {
-    srv_game_send(sv, g, from, srv_write_error(arb_ref_refusal_name(d.refusal), d.message, id));
+    /* a refused move is named in its answer ("Nf4: no legal move fits"), unless the referee's
+     * message names it already */
+    char msg[sizeof d.message + 40];
+    if ((ev->kind == ARB_REF_MOVE || ev->kind == ARB_REF_PREMOVE) && ev->text_len &&
+        strncmp(d.message, ev->text, ev->text_len))
+      snprintf(msg, sizeof msg, "%.*s: %s", (int)(ev->text_len > 32 ? 32 : ev->text_len), ev->text,
+               d.message);
+    else
+      snprintf(msg, sizeof msg, "%s", d.message);
+    srv_game_send(sv, g, from, srv_write_error(arb_ref_refusal_name(d.refusal), msg, id));
   }
   if (ok && ev->kind == ARB_REF_MOVE) {
     g->last_id[ev->by] = id;
@@ -353,13 +364,13 @@ void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session 
   }
   if (ok || d.ended) {
     if (ev->kind == ARB_REF_MOVE)
-      srv_game_log(sv, g, "v%llu %s %s%s%s", (unsigned long long)g->version,
-                   color_name(ev->by), d.san, d.premove.played ? ", premove " : "",
+      srv_game_log(sv, g, "v%llu %s %s%s%s", (unsigned long long)g->version, color_name(ev->by),
+                   d.san, d.premove.played ? ", premove " : "",
                    d.premove.played ? d.premove.san : "");
     else
       srv_game_log(sv, g, "v%llu %s%s%s", (unsigned long long)g->version,
-                   ok ? arb_ref_kind_name(ev->kind) : "time",
-                   ev->by >= 0 && ok ? " by " : "", ev->by >= 0 && ok ? color_name(ev->by) : "");
+                   ok ? arb_ref_kind_name(ev->kind) : "time", ev->by >= 0 && ok ? " by " : "",
+                   ev->by >= 0 && ok ? color_name(ev->by) : "");
     if (d.ended) {
       char words[192];
       srv_reason_words(g->ref, words, sizeof words);
@@ -408,7 +419,7 @@ int srv_game_replay(srv_game *g, const srv_event_row *e) {
   if (broadcasts(ev.kind)) g->version += 1 + d.premove.played;
   if (ev.kind == ARB_REF_MOVE && ev.by >= 0) {
     g->last_id[ev.by] = e->client_id;
-    snprintf(g->last_uci[ev.by], sizeof g->last_uci[0], "%.7s", e->text);
+    snprintf(g->last_uci[ev.by], sizeof g->last_uci[0], "%s", e->text);
   }
   if (d.state.over) g->ended_stored = 1;
   return 0;
@@ -436,4 +447,35 @@ char *srv_game_pgn(srv_game *g) {
   arb_referee_free(tmp);
   arb_pgn_writer_free(w);
   return text;
+}
+
+char *srv_game_history(srv_game *g) {
+  const arb_game *game = g->started ? arb_referee_game(g->ref) : NULL;
+  int plies = game ? arb_game_ply_count(game) : 0;
+  srv_jw w;
+  srv_jw_init(&w);
+  srv_jw_open(&w, '{');
+  char fen[ARB_FEN_MAX], uci[8];
+  srv_jw_key(&w, "fen");
+  srv_jw_open(&w, '[');
+  for (int i = 0; i <= plies; i++) {
+    arb_fen_write(game ? arb_game_position_at(game, i) : &g->start, fen, sizeof fen, 0);
+    srv_jw_plain(&w, fen, strlen(fen));
+  }
+  srv_jw_close(&w, ']');
+  srv_jw_key(&w, "uci");
+  srv_jw_open(&w, '[');
+  for (int i = 1; i <= plies; i++) {
+    int n = arb_uci_write(arb_game_position_at(game, i - 1), arb_game_move_at(game, i), uci,
+                          sizeof uci);
+    srv_jw_plain(&w, uci, (size_t)n);
+  }
+  srv_jw_close(&w, ']');
+  srv_jw_key(&w, "san");
+  srv_jw_open(&w, '[');
+  for (int i = 1; i <= plies; i++)
+    srv_jw_plain(&w, arb_game_san_at(game, i), strlen(arb_game_san_at(game, i)));
+  srv_jw_close(&w, ']');
+  srv_jw_close(&w, '}');
+  return srv_jw_take(&w);
 }

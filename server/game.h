@@ -23,35 +23,35 @@ typedef struct srv_pending {
 } srv_pending;
 
 typedef struct srv_game {
-  srv_game_row row;  /* as stored */
+  srv_game_row row; /* as stored */
   arb_position start;
   arb_time_control tc;
   arb_ref_setup setup;
   arb_ref_tag tags[6];
   char date[16], site[96];
   arb_referee *ref;
-  int started;       /* both seats have come: the referee's game is under way */
-  int seen[2];       /* each seat has said hello once */
-  int connected[2];  /* its sessions now */
-  int auto_queen[2]; /* each seat's setting */
-  int64_t last_id[2];    /* the last accepted move's client id and UCI, per seat: a resend */
-  char last_uci[2][8];   /* of it is a duplicate */
-  uint32_t next_seq;     /* the next stored event's number */
-  uint64_t version;      /* updates broadcast so far */
+  int started;          /* both seats have come: the referee's game is under way */
+  int seen[2];          /* each seat has said hello once */
+  int connected[2];     /* its sessions now */
+  int auto_queen[2];    /* each seat's setting */
+  int64_t last_id[2];   /* the last accepted move's client id and UCI, per seat: a resend */
+  char last_uci[2][16]; /* of it is a duplicate */
+  uint32_t next_seq;    /* the next stored event's number */
+  uint64_t version;     /* updates broadcast so far */
   struct {
     uint64_t v;
-    srv_buf *buf; /* the spectators' text */
+    srv_buf *buf; /* the update as a reconnecting client gets it (srv_write_missed) */
   } ring[SRV_RING];
   srv_session *sessions;
   srv_pending *pending;
   size_t npending, cap_pending;
   int rematch_offer;
   char rematch_token[2][SRV_TOKEN_LEN + 1]; /* for each old seat, its seat in the rematch */
-  int64_t idle_since_ms; /* no session attached since */
-  srv_jw sans;            /* the SAN list as JSON without its "]", grown with the game */
+  int64_t idle_since_ms;                    /* no session attached since */
+  srv_jw sans; /* the SAN list as JSON without its "]", grown with the game */
   int sans_ply;
   int ended_stored;
-  void *timer; /* the transport's */
+  void *timer;            /* the transport's */
   struct srv_game *hnext; /* hash chain */
   struct srv_game *pnext; /* games with pending messages */
   int in_plist;
@@ -83,14 +83,17 @@ void srv_game_send(srv_server *sv, srv_game *g, srv_session *to, char *text);
 void srv_game_send_buf(srv_server *sv, srv_game *g, srv_session *to, srv_buf *b);
 /* An update (ev; NULL: a state) to every session; the session the event came from, if any,
  * gets the client's id in it as "ack" (-1: none). */
-void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev,
-                        srv_session *ack_to, int64_t ack_id);
+void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev, srv_session *ack_to,
+                        int64_t ack_id);
 /* The full state to one session (hello, settings). */
 void srv_game_send_state(srv_server *sv, srv_game *g, srv_session *to, int64_t now);
 /* Sends what the store has made durable. */
 void srv_game_release(srv_server *sv, srv_game *g, uint64_t durable);
 /* The game as PGN (malloc'd). */
 char *srv_game_pgn(srv_game *g);
+/* {"fen":[...],"uci":[...],"san":[...]}: the position before and after every ply (fen[0] the
+ * start), for a page that looks back (malloc'd). */
+char *srv_game_history(srv_game *g);
 /* The recipient's view of the game (valid until the game changes; it brings the game's SAN
  * list JSON up to date). */
 void srv_game_view(srv_game *g, int viewer, int64_t now, srv_view *v);

@@ -54,9 +54,9 @@ void srv_jw_raw(srv_jw *w, const char *text, size_t len) {
 }
 
 /* Bytes a JSON string cannot hold as they are: control characters, the quote, the backslash. */
-static const unsigned char needs_escape[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, ['\\'] = 1};
+static const unsigned char needs_escape[256] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                                1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, ['\\'] = 1};
 
 static void comma(srv_jw *w) {
   if (!w->first) srv_jw_raw(w, ",", 1);
@@ -161,6 +161,8 @@ void srv_jw_kbool(srv_jw *w, const char *key, int v) {
 
 void srv_jw_kstr_or_null(srv_jw *w, const char *key, const char *s) {
   srv_jw_key(w, key);
-  if (s) srv_jw_str(w, s);
-  else srv_jw_null(w);
+  if (s)
+    srv_jw_str(w, s);
+  else
+    srv_jw_null(w);
 }

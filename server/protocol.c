@@ -28,7 +28,8 @@ const char *srv_msg_name(srv_msg_type type) {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static int fail(srv_parse_error *err, const char *code, const char *fmt, ...) {
+static int
+fail(srv_parse_error *err, const char *code, const char *fmt, ...) {
   err->code = code;
   va_list ap;
   va_start(ap, fmt);
@@ -43,8 +44,10 @@ static int nesting(const char *s, size_t len, int limit) {
   for (size_t i = 0; i < len && deepest <= limit; i++) {
     char c = s[i];
     if (in_string) {
-      if (c == '\\') i++;
-      else if (c == '"') in_string = 0;
+      if (c == '\\')
+        i++;
+      else if (c == '"')
+        in_string = 0;
     } else if (c == '"') {
       in_string = 1;
     } else if (c == '{' || c == '[') {
@@ -101,16 +104,30 @@ static int parse_fields(json_t *j, srv_msg *m, srv_parse_error *err) {
     break;
   }
   case SRV_MSG_MOVE:
-  case SRV_MSG_PREMOVE:
-    if (!m->uci[0]) return fail(err, "bad_message", "\"%s\" needs \"uci\": a move like e2e4", name);
+  case SRV_MSG_PREMOVE: {
+    json_t *san = json_object_get(j, "san");
+    if (san && m->type == SRV_MSG_MOVE) {
+      /* typed by a person: any short text, read by the referee (SAN or UCI, leniently) */
+      if (!json_is_string(san) || !json_string_length(san) ||
+          json_string_length(san) >= sizeof m->san ||
+          strlen(json_string_value(san)) != json_string_length(san))
+        return fail(err, "bad_message", "\"san\" must be a move like Nf3 (at most 15 bytes)");
+      memcpy(m->san, json_string_value(san), json_string_length(san) + 1);
+    }
+    if (!m->uci[0] && !m->san[0])
+      return fail(err, "bad_message", "\"%s\" needs \"uci\": a move like e2e4", name);
     if (!opt_int(j, "lag", 60000, &m->lag_ms))
       return fail(err, "bad_message", "\"lag\" must be milliseconds, 0 to 60000");
     break;
+  }
   case SRV_MSG_CLAIM_DRAW: {
     const char *r = json_string_value(json_object_get(j, "reason"));
-    if (r && !strcmp(r, "threefold")) m->reason = ARB_CLAIM_THREEFOLD;
-    else if (r && !strcmp(r, "fifty")) m->reason = ARB_CLAIM_FIFTY;
-    else return fail(err, "bad_message", "\"claim_draw\" needs \"reason\": threefold or fifty");
+    if (r && !strcmp(r, "threefold"))
+      m->reason = ARB_CLAIM_THREEFOLD;
+    else if (r && !strcmp(r, "fifty"))
+      m->reason = ARB_CLAIM_FIFTY;
+    else
+      return fail(err, "bad_message", "\"claim_draw\" needs \"reason\": threefold or fifty");
     break;
   }
   case SRV_MSG_SETTINGS: {
@@ -190,10 +207,11 @@ int srv_reason_words(const arb_referee *ref, char *buf, size_t size) {
       return snprintf(buf, size, "Game aborted by %s", Color(e.by));
     return snprintf(buf, size, "Game aborted");
   }
-  const char *claimed = o.automatic ? "" : o.by == ARB_WHITE ? ", claimed by White" : ", claimed by Black";
+  const char *claimed = o.automatic         ? ""
+                        : o.by == ARB_WHITE ? ", claimed by White"
+                                            : ", claimed by Black";
   switch (o.termination) {
-  case ARB_TERM_CHECKMATE:
-    return snprintf(buf, size, "Checkmate: %s wins", Color(winner));
+  case ARB_TERM_CHECKMATE: return snprintf(buf, size, "Checkmate: %s wins", Color(winner));
   case ARB_TERM_STALEMATE:
     return snprintf(buf, size, "Draw: stalemate (%s has no legal move and is not in check)",
                     Color(mover));
@@ -228,19 +246,16 @@ int srv_reason_words(const arb_referee *ref, char *buf, size_t size) {
                       "moves",
                       Color(flagged), Color(flagged ^ 1));
     case ARB_FLAG_INSUFFICIENT:
-      return snprintf(buf, size,
-                      "Draw: %s ran out of time, but %s has too little material to win",
+      return snprintf(buf, size, "Draw: %s ran out of time, but %s has too little material to win",
                       Color(flagged), Color(flagged ^ 1));
     case ARB_FLAG_DEAD_POSITION:
       return snprintf(buf, size, "Draw: %s ran out of time in a dead position", Color(flagged));
     case ARB_FLAG_DRAW_OFFER:
       return snprintf(buf, size, "Draw: %s ran out of time while %s's draw offer stood",
                       Color(flagged), Color(flagged ^ 1));
-    case ARB_FLAG_BOTH_FLAGS:
-      return snprintf(buf, size, "Draw: both flags fell");
+    case ARB_FLAG_BOTH_FLAGS: return snprintf(buf, size, "Draw: both flags fell");
     default:
-      return snprintf(buf, size, "%s ran out of time: %s wins", Color(flagged),
-                      Color(flagged ^ 1));
+      return snprintf(buf, size, "%s ran out of time: %s wins", Color(flagged), Color(flagged ^ 1));
     }
   }
   default: return snprintf(buf, size, "Game over");
@@ -255,8 +270,10 @@ static void kplain(srv_jw *w, const char *key, const char *s) {
 
 static void kms(srv_jw *w, const char *key, int64_t ms) {
   srv_jw_key(w, key);
-  if (ms == ARB_CLOCK_NEVER) srv_jw_null(w);
-  else srv_jw_int(w, ms);
+  if (ms == ARB_CLOCK_NEVER)
+    srv_jw_null(w);
+  else
+    srv_jw_int(w, ms);
 }
 
 /* "dests":{"e2":"e3e4", ...}: the legal destinations of each piece of the side to move;
@@ -297,8 +314,10 @@ static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
                          const arb_position *p) {
   const arb_game *game = arb_referee_game(v->ref);
   arb_position start;
-  if (v->setup->start) start = *v->setup->start;
-  else arb_fen_read(&start, ARB_FEN_START, 0, NULL);
+  if (v->setup->start)
+    start = *v->setup->start;
+  else
+    arb_fen_read(&start, ARB_FEN_START, 0, NULL);
   char fen[ARB_FEN_MAX];
   srv_jw_open(w, '{');
   kplain(w, "id", v->id);
@@ -310,9 +329,10 @@ static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
   int over = v->started && s->over;
   kplain(w, "status", !v->started ? "waiting" : over ? "over" : "ongoing");
   kplain(w, "result", arb_result_string(v->started ? s->outcome.result : ARB_RESULT_NONE));
-  srv_jw_kstr(w, "termination", !over       ? ""
-                                : s->aborted ? "aborted"
-                                             : arb_termination_name(s->outcome.termination));
+  srv_jw_kstr(w, "termination",
+              !over        ? ""
+              : s->aborted ? "aborted"
+                           : arb_termination_name(s->outcome.termination));
   char words[192] = "";
   if (over) srv_reason_words(v->ref, words, sizeof words);
   srv_jw_kstr(w, "reason", words);
@@ -378,6 +398,37 @@ static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
     srv_jw_str(w, "threefold");
   if (v->started && (s->claims & ARB_REF_CAN_CLAIM(ARB_CLAIM_FIFTY))) srv_jw_str(w, "fifty");
   srv_jw_close(w, ']');
+  /* the claims as buttons: on the present position, or naming the move that makes it */
+  if (v->started && s->claims) {
+    srv_jw_key(w, "claim_options");
+    srv_jw_open(w, '[');
+    arb_move legal[ARB_MAX_MOVES];
+    int n = arb_generate_legal(p, legal);
+    for (arb_claim_reason r = ARB_CLAIM_THREEFOLD; r <= ARB_CLAIM_FIFTY; r++) {
+      if (!(s->claims & ARB_REF_CAN_CLAIM(r))) continue;
+      const char *name = r == ARB_CLAIM_THREEFOLD ? "threefold" : "fifty";
+      if (arb_game_claim_correct(game, r, ARB_MOVE_NONE)) {
+        srv_jw_open(w, '{');
+        kplain(w, "reason", name);
+        srv_jw_key(w, "uci");
+        srv_jw_null(w);
+        srv_jw_close(w, '}');
+        continue;
+      }
+      for (int i = 0; i < n; i++) {
+        if (!arb_game_claim_correct(game, r, legal[i])) continue;
+        char uci[8], san[ARB_SAN_MAX];
+        arb_uci_write(p, legal[i], uci, sizeof uci);
+        arb_san_write(p, legal[i], san, sizeof san);
+        srv_jw_open(w, '{');
+        kplain(w, "reason", name);
+        kplain(w, "uci", uci);
+        kplain(w, "san", san);
+        srv_jw_close(w, '}');
+      }
+    }
+    srv_jw_close(w, ']');
+  }
   srv_jw_kbool(w, "abortable", v->started && !over && plies < 2);
   if (v->started && s->must_play != ARB_MOVE_NONE) {
     char uci[8];
@@ -401,8 +452,8 @@ static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
 }
 
 /* The recipient's own fields, and the game object's closing brace. */
-static void write_seat(srv_jw *w, const srv_view *v, const arb_ref_state *s,
-                       const arb_position *p, int viewer, int auto_queen) {
+static void write_seat(srv_jw *w, const srv_view *v, const arb_ref_state *s, const arb_position *p,
+                       int viewer, int auto_queen) {
   kplain(w, "seat", viewer >= 0 ? color_name(viewer) : "spectator");
   if (viewer >= 0) {
     srv_jw_kbool(w, "auto_queen", auto_queen);
@@ -416,8 +467,10 @@ static void write_seat(srv_jw *w, const srv_view *v, const arb_ref_state *s,
 static const arb_position *shown(const srv_view *v, arb_position *start) {
   const arb_game *game = arb_referee_game(v->ref);
   if (game && v->started) return arb_game_position(game);
-  if (v->setup->start) *start = *v->setup->start;
-  else arb_fen_read(start, ARB_FEN_START, 0, NULL);
+  if (v->setup->start)
+    *start = *v->setup->start;
+  else
+    arb_fen_read(start, ARB_FEN_START, 0, NULL);
   return start;
 }
 
@@ -498,6 +551,18 @@ int srv_write_updates(const srv_view *v, const srv_event_info *ev, char *out[3])
   }
   srv_jw_free(&head);
   return ok ? 0 : -1;
+}
+
+char *srv_write_missed(const srv_view *v, const srv_event_info *ev) {
+  srv_jw w;
+  srv_jw_init(&w);
+  srv_jw_open(&w, '{');
+  kplain(&w, "t", "update");
+  srv_jw_kint(&w, "v", (int64_t)v->version);
+  write_event(&w, ev);
+  srv_jw_kbool(&w, "missed", 1);
+  srv_jw_close(&w, '}');
+  return srv_jw_take(&w);
 }
 
 char *srv_write_ack(int64_t id, int duplicate) {

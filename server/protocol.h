@@ -48,14 +48,15 @@ const char *srv_msg_name(srv_msg_type type);
 /* One client message, checked for shape (not for the rules: that is the referee's). */
 typedef struct srv_msg {
   srv_msg_type type;
-  int64_t id;                          /* "id": the client's number for it, -1 when absent */
-  char game[SRV_GAME_ID_LEN + 1];      /* hello */
-  char token[SRV_TOKEN_LEN + 1];       /* hello: the seat token, "" for a spectator */
-  int64_t version;                     /* hello: the last version the client saw, -1 none */
-  char uci[8];                         /* move, premove, claim_draw (intended move): "" none */
-  arb_claim_reason reason;             /* claim_draw */
-  int64_t lag_ms;                      /* move: the client's lag estimate, -1 none */
-  int auto_queen;                      /* settings: 0/1, -1 not given */
+  int64_t id;                     /* "id": the client's number for it, -1 when absent */
+  char game[SRV_GAME_ID_LEN + 1]; /* hello */
+  char token[SRV_TOKEN_LEN + 1];  /* hello: the seat token, "" for a spectator */
+  int64_t version;                /* hello: the last version the client saw, -1 none */
+  char uci[8];                    /* move, premove, claim_draw (intended move): "" none */
+  char san[16];                   /* move: the move in SAN instead ("Nf3", "O-O", "e8=Q") */
+  arb_claim_reason reason;        /* claim_draw */
+  int64_t lag_ms;                 /* move: the client's lag estimate, -1 none */
+  int auto_queen;                 /* settings: 0/1, -1 not given */
 } srv_msg;
 
 /* Why a message was refused: a code (the error event's) and a message for a person. */
@@ -71,10 +72,10 @@ int srv_parse_client(const char *text, size_t len, srv_msg *out, srv_parse_error
 
 /* What happened, for an update: the referee's decision and the event it answered. */
 typedef struct srv_event_info {
-  arb_ref_kind kind; /* ARB_REF_TICK: time did it (a flag, a first move not made) */
-  int by;            /* the player, or -1 */
-  int side;          /* a flag's side */
-  int premove;       /* the move was a stored premove */
+  arb_ref_kind kind;       /* ARB_REF_TICK: time did it (a flag, a first move not made) */
+  int by;                  /* the player, or -1 */
+  int side;                /* a flag's side */
+  int premove;             /* the move was a stored premove */
   arb_claim_reason reason; /* a claim's */
   const arb_ref_decision *d;
 } srv_event_info;
@@ -112,6 +113,10 @@ char *srv_write_state(const srv_view *v);
  * Black's seat and everyone else (out[0..2], malloc'd; the shared part is written once).  With
  * ev NULL, a state for each.  0, or -1 without memory (then some out[k] are NULL). */
 int srv_write_updates(const srv_view *v, const srv_event_info *ev, char *out[3]);
+/* {"t":"update","v":N,"event":{...},"missed":true}: an update as a client that reconnects
+ * after it gets it — the event alone (the game as it is now comes in the state that follows;
+ * the game as it was then, in a seat's view, is not kept).  malloc'd, NULL without memory. */
+char *srv_write_missed(const srv_view *v, const srv_event_info *ev);
 /* {"t":"ack","id":N[,"duplicate":true]} */
 char *srv_write_ack(int64_t id, int duplicate);
 /* {"t":"error","code":C,"message":M[,"id":N]} */

@@ -110,8 +110,9 @@ void srv_server_forget_timers(srv_server *sv) {
 static int replay_one(void *ctx, const srv_event_row *e) {
   srv_game *g = ctx;
   if (srv_game_replay(g, e) == 0) return 0;
-  fprintf(stderr, "arbiter serve: game %s: stored event %u (%s) does not replay; the game stops "
-                  "before it\n",
+  fprintf(stderr,
+          "arbiter serve: game %s: stored event %u (%s) does not replay; the game stops "
+          "before it\n",
           g->row.id, e->seq, arb_ref_kind_name((arb_ref_kind)e->kind));
   return 1;
 }
@@ -229,8 +230,10 @@ static int read_create(srv_server *sv, json_t *j, int64_t now, create_req *c, ch
   if ((v = json_object_get(j, "rules"))) {
     arb_ruleset rs;
     if (!json_is_string(v) || arb_rules_parse(json_string_value(v), &rs) != ARB_OK)
-      return snprintf(msg, size, "\"rules\" must be online, fide, fide-rapid, fide-blitz, uscf "
-                                 "or casual"), -1;
+      return snprintf(msg, size,
+                      "\"rules\" must be online, fide, fide-rapid, fide-blitz, uscf "
+                      "or casual"),
+             -1;
     rules = json_string_value(v);
   }
   snprintf(r->rules, sizeof r->rules, "%s", rules);
@@ -241,25 +244,29 @@ static int read_create(srv_server *sv, json_t *j, int64_t now, create_req *c, ch
   if (!ctl && (ctl = json_object_get(j, "timecontrol"))) syntax = ARB_TC_PGN;
   if (ctl && !json_is_null(ctl)) {
     arb_tc_report rep;
-    if (!json_is_string(ctl) || arb_tc_parse(json_string_value(ctl), json_string_length(ctl),
-                                             syntax, &tc, &rep) != ARB_OK)
+    if (!json_is_string(ctl) ||
+        arb_tc_parse(json_string_value(ctl), json_string_length(ctl), syntax, &tc, &rep) != ARB_OK)
       return snprintf(msg, size, "\"control\": %s",
-                      json_is_string(ctl) ? rep.message : "must be a string"), -1;
+                      json_is_string(ctl) ? rep.message : "must be a string"),
+             -1;
     timed = tc.kind == ARB_TC_PERIODS || tc.kind == ARB_TC_SANDCLOCK;
-    if (timed && arb_tc_write(&tc, ARB_TC_HUMAN, r->control, sizeof r->control) >=
-                     (int)sizeof r->control)
+    if (timed &&
+        arb_tc_write(&tc, ARB_TC_HUMAN, r->control, sizeof r->control) >= (int)sizeof r->control)
       return snprintf(msg, size, "\"control\" is too long"), -1;
     if (!timed) r->control[0] = 0;
   }
   json_t *c960 = json_object_get(j, "chess960"), *fen = json_object_get(j, "fen");
-  if (c960 && !json_is_boolean(c960)) return snprintf(msg, size, "\"chess960\" must be true or false"), -1;
+  if (c960 && !json_is_boolean(c960))
+    return snprintf(msg, size, "\"chess960\" must be true or false"), -1;
   arb_position pos;
   if (fen && !json_is_null(fen)) {
     arb_fen_report rep;
     uint32_t mode = json_is_true(c960) ? ARB_FEN_READ_CHESS960 : 0;
-    if (!json_is_string(fen) || arb_fen_read_n(&pos, json_string_value(fen),
-                                               json_string_length(fen), mode, &rep) != ARB_OK)
-      return snprintf(msg, size, "\"fen\": %s", json_is_string(fen) ? rep.message : "must be a string"), -1;
+    if (!json_is_string(fen) ||
+        arb_fen_read_n(&pos, json_string_value(fen), json_string_length(fen), mode, &rep) != ARB_OK)
+      return snprintf(msg, size, "\"fen\": %s",
+                      json_is_string(fen) ? rep.message : "must be a string"),
+             -1;
   } else if (json_is_true(c960)) {
     uint16_t n;
     if (srv_random(&n, sizeof n)) return snprintf(msg, size, "no randomness"), -1;
@@ -272,7 +279,8 @@ static int read_create(srv_server *sv, json_t *j, int64_t now, create_req *c, ch
   int online = !strcmp(rules, "online");
   r->lag_compensation = online && sv->cfg.lag_compensation;
   if ((v = json_object_get(j, "lag_compensation"))) {
-    if (!json_is_boolean(v)) return snprintf(msg, size, "\"lag_compensation\" must be true or false"), -1;
+    if (!json_is_boolean(v))
+      return snprintf(msg, size, "\"lag_compensation\" must be true or false"), -1;
     r->lag_compensation = json_is_true(v);
   }
   r->first_move_ms = online && timed ? first_move_limit(&tc) : 0;
@@ -283,9 +291,9 @@ static int read_create(srv_server *sv, json_t *j, int64_t now, create_req *c, ch
   }
   const char *color = "random";
   if ((v = json_object_get(j, "color"))) {
-    if (!json_is_string(v) || (strcmp(json_string_value(v), "white") &&
-                               strcmp(json_string_value(v), "black") &&
-                               strcmp(json_string_value(v), "random")))
+    if (!json_is_string(v) ||
+        (strcmp(json_string_value(v), "white") && strcmp(json_string_value(v), "black") &&
+         strcmp(json_string_value(v), "random")))
       return snprintf(msg, size, "\"color\" must be white, black or random"), -1;
     color = json_string_value(v);
   }
@@ -366,14 +374,15 @@ int srv_server_create(srv_server *sv, const char *text, size_t len, int64_t now,
 
 /* ---- HTTP reads ---- */
 
-int srv_server_get(srv_server *sv, const char *path, int64_t now, char **body,
-                   const char **type) {
-  static const char prefix[] = "/api/games/";
+int srv_server_get(srv_server *sv, const char *path, int64_t now, char **body, const char **type) {
+  static const char prefix[] = "/api/games/", hist[] = "/history";
   *type = "application/json";
   size_t n = strlen(path);
   int pgn = n > 4 && !strcmp(path + n - 4, ".pgn");
+  int history = n > sizeof hist - 1 && !strcmp(path + n - (sizeof hist - 1), hist);
+  size_t tail = pgn ? 4 : history ? sizeof hist - 1 : 0;
   if (strncmp(path, prefix, sizeof prefix - 1) ||
-      !srv_game_id_valid(path + sizeof prefix - 1, n - (sizeof prefix - 1) - (pgn ? 4 : 0))) {
+      !srv_game_id_valid(path + sizeof prefix - 1, n - (sizeof prefix - 1) - tail)) {
     *body = error_json("not_found", "no such resource");
     return 404;
   }
@@ -388,6 +397,8 @@ int srv_server_get(srv_server *sv, const char *path, int64_t now, char **body,
   if (pgn) {
     *type = "application/x-chess-pgn";
     *body = srv_game_pgn(g);
+  } else if (history) {
+    *body = srv_game_history(g);
   } else {
     srv_view v;
     srv_game_view(g, -1, now, &v);
@@ -435,8 +446,10 @@ static void presence(srv_server *sv, srv_game *g) {
 static void detach(srv_server *sv, srv_session *s, int64_t now) {
   srv_game *g = s->game;
   if (!g) return;
-  if (s->prev) s->prev->next = s->next;
-  else g->sessions = s->next;
+  if (s->prev)
+    s->prev->next = s->next;
+  else
+    g->sessions = s->next;
   if (s->next) s->next->prev = s->prev;
   s->prev = s->next = NULL;
   if (s->seat >= 0) g->connected[s->seat]--;
@@ -480,10 +493,11 @@ static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now)
   if (g->sessions) g->sessions->prev = s;
   g->sessions = s;
   if (m->token[0] && seat < 0)
-    srv_game_send(sv, g, s, srv_write_error("bad_token",
-                                            "this link's token is not a seat of this game: you "
-                                            "are watching",
-                                            m->id));
+    srv_game_send(sv, g, s,
+                  srv_write_error("bad_token",
+                                  "this link's token is not a seat of this game: you "
+                                  "are watching",
+                                  m->id));
   if (seat >= 0) {
     g->connected[seat]++;
     g->seen[seat] = 1;
@@ -495,7 +509,8 @@ static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now)
   if (m->version >= 0 && (uint64_t)m->version < g->version &&
       g->version - (uint64_t)m->version <= SRV_RING) {
     for (uint64_t v = (uint64_t)m->version + 1; v <= g->version; v++)
-      if (g->ring[v % SRV_RING].v == v) srv_game_send_buf(sv, g, s, g->ring[v % SRV_RING].buf);
+      if (g->ring[v % SRV_RING].v == v && g->ring[v % SRV_RING].buf)
+        srv_game_send_buf(sv, g, s, g->ring[v % SRV_RING].buf);
   }
   srv_game_send_state(sv, g, s, now);
   if (!g->started && g->seen[0] && g->seen[1]) srv_game_start(sv, g, now);
@@ -555,8 +570,7 @@ static const arb_ref_kind action_kind[SRV_MSG_COUNT] = {
     [SRV_MSG_ABORT] = ARB_REF_ABORT,
 };
 
-int srv_server_message(srv_server *sv, srv_session *s, const char *text, size_t len,
-                       int64_t now) {
+int srv_server_message(srv_server *sv, srv_session *s, const char *text, size_t len, int64_t now) {
   if (!srv_session_allow(s, now, &sv->cfg.limits)) return -1;
   srv_msg m;
   srv_parse_error err;
@@ -579,8 +593,8 @@ int srv_server_message(srv_server *sv, srv_session *s, const char *text, size_t 
     return 0;
   }
   if (s->seat < 0) {
-    srv_game_send(sv, g, s, srv_write_error("spectator", "spectators watch; they cannot play",
-                                            m.id));
+    srv_game_send(sv, g, s,
+                  srv_write_error("spectator", "spectators watch; they cannot play", m.id));
     return 0;
   }
   int seat = s->seat;
@@ -595,23 +609,24 @@ int srv_server_message(srv_server *sv, srv_session *s, const char *text, size_t 
   }
   if (!g->started) {
     if (m.type != SRV_MSG_ABORT) {
-      srv_game_send(sv, g, s, srv_write_error("not_started",
-                                              "the game starts when both players have come",
-                                              m.id));
+      srv_game_send(
+          sv, g, s,
+          srv_write_error("not_started", "the game starts when both players have come", m.id));
       return 0;
     }
     srv_game_start(sv, g, now); /* then abort it at once */
   }
+  const char *mv = m.uci[0] ? m.uci : m.san; /* a typed move is read by the referee */
   if (m.type == SRV_MSG_MOVE && m.id >= 0 && m.id == g->last_id[seat] &&
-      !strcmp(m.uci, g->last_uci[seat])) {
+      !strcmp(mv, g->last_uci[seat])) {
     srv_game_send(sv, g, s, srv_write_ack(m.id, 1)); /* a resend: answered, not played */
     return 0;
   }
   arb_ref_event ev = ARB_REF_EVENT_INIT(action_kind[m.type], now);
   ev.by = (int8_t)seat;
-  if (m.uci[0]) {
-    ev.text = m.uci;
-    ev.text_len = strlen(m.uci);
+  if (mv[0]) {
+    ev.text = mv;
+    ev.text_len = strlen(mv);
   }
   if (g->auto_queen[seat]) ev.flags = ARB_REF_AUTO_QUEEN;
   if (m.lag_ms > 0) ev.lag_ms = m.lag_ms;

@@ -22,9 +22,9 @@
 
 typedef struct srv_config {
   srv_limits limits;
-  int quiet;                 /* no log line per game event */
-  int lag_compensation;      /* the default for new games under the online rules */
-  const char *site;          /* the PGN Site tag ("" none) */
+  int quiet;            /* no log line per game event */
+  int lag_compensation; /* the default for new games under the online rules */
+  const char *site;     /* the PGN Site tag ("" none) */
 } srv_config;
 
 struct srv_game;
@@ -32,9 +32,9 @@ struct srv_game;
 /* What the logic needs from the transport. */
 typedef struct srv_io {
   void *ctx;
-  void (*writable)(void *ctx, srv_session *s);                   /* s has messages queued */
-  void (*arm)(void *ctx, struct srv_game *g, int64_t at_ms);     /* ARB_CLOCK_NEVER: cancel */
-  void (*forget)(void *ctx, struct srv_game *g);                 /* g is freed */
+  void (*writable)(void *ctx, srv_session *s);               /* s has messages queued */
+  void (*arm)(void *ctx, struct srv_game *g, int64_t at_ms); /* ARB_CLOCK_NEVER: cancel */
+  void (*forget)(void *ctx, struct srv_game *g);             /* g is freed */
 } srv_io;
 
 typedef struct srv_server srv_server;

@@ -29,10 +29,10 @@ void srv_buf_ref(srv_buf *b);
 void srv_buf_unref(srv_buf *b);
 
 typedef struct srv_limits {
-  double rate;         /* messages per second a connection may send on average */
-  double burst;        /* ... and at once */
-  size_t queue_max;    /* outbound messages waiting; beyond that the connection is closed */
-  size_t queue_bytes;  /* outbound bytes waiting; likewise */
+  double rate;        /* messages per second a connection may send on average */
+  double burst;       /* ... and at once */
+  size_t queue_max;   /* outbound messages waiting; beyond that the connection is closed */
+  size_t queue_bytes; /* outbound bytes waiting; likewise */
 } srv_limits;
 
 struct srv_game;
@@ -43,7 +43,7 @@ struct srv_game;
 typedef struct srv_session {
   void *conn; /* the transport's handle */
   struct srv_game *game;
-  int seat; /* SRV_SEAT_NONE, SRV_SEAT_SPECTATOR, or arb_color */
+  int seat;                        /* SRV_SEAT_NONE, SRV_SEAT_SPECTATOR, or arb_color */
   struct srv_session *prev, *next; /* in the game's list */
   double tokens;
   int64_t refill_ms;

@@ -45,8 +45,17 @@ typedef struct op {
   } u;
 } op;
 
-enum { ST_GAME, ST_EVENT, ST_MOVE, ST_END, ST_REMATCH, ST_HEARTBEAT, ST_BEGIN, ST_COMMIT,
-       ST_COUNT };
+enum {
+  ST_GAME,
+  ST_EVENT,
+  ST_MOVE,
+  ST_END,
+  ST_REMATCH,
+  ST_HEARTBEAT,
+  ST_BEGIN,
+  ST_COMMIT,
+  ST_COUNT
+};
 
 static const char *const st_sql[ST_COUNT] = {
     [ST_GAME] = "INSERT OR REPLACE INTO games(id, created_ms, white_hash, black_hash, rules, "
@@ -54,8 +63,9 @@ static const char *const st_sql[ST_COUNT] = {
                 "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
     [ST_EVENT] = "INSERT OR REPLACE INTO events(game, seq, t, kind, by, side, text, flags, lag_ms, "
                  "reason, ms, setting, client_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-    [ST_MOVE] = "INSERT OR REPLACE INTO moves(game, ply, uci, san, t, clock_ms, elapsed_ms, lag_ms, "
-                "comp_ms, premove) VALUES(?,?,?,?,?,?,?,?,?,?)",
+    [ST_MOVE] =
+        "INSERT OR REPLACE INTO moves(game, ply, uci, san, t, clock_ms, elapsed_ms, lag_ms, "
+        "comp_ms, premove) VALUES(?,?,?,?,?,?,?,?,?,?)",
     [ST_END] = "UPDATE games SET over = 1, result = ?, termination = ?, ended_ms = ? WHERE id = ?",
     [ST_REMATCH] = "UPDATE games SET rematch_id = ? WHERE id = ?",
     [ST_HEARTBEAT] = "INSERT OR REPLACE INTO meta(key, value) VALUES('heartbeat', ?)",
@@ -257,8 +267,7 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
     return NULL;
   }
   const char *what = "open";
-  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-      SQLITE_OK)
+  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
     goto fail;
   sqlite3_busy_timeout(s->db, 5000);
   what = "set up";
@@ -430,9 +439,9 @@ static void read_game(sqlite3_stmt *st, srv_game_row *g) {
 long srv_store_each_game(srv_store *s, int unfinished_only,
                          int (*fn)(void *ctx, const srv_game_row *row), void *ctx) {
   sqlite3_stmt *st;
-  const char *sql = unfinished_only
-                        ? "SELECT " GAME_COLUMNS " FROM games WHERE over = 0 ORDER BY created_ms"
-                        : "SELECT " GAME_COLUMNS " FROM games ORDER BY created_ms";
+  const char *sql = unfinished_only ? "SELECT " GAME_COLUMNS
+                                      " FROM games WHERE over = 0 ORDER BY created_ms"
+                                    : "SELECT " GAME_COLUMNS " FROM games ORDER BY created_ms";
   if (sqlite3_prepare_v2(s->rd, sql, -1, &st, NULL) != SQLITE_OK) return -1;
   long n = 0;
   int rc;
@@ -451,8 +460,8 @@ long srv_store_each_game(srv_store *s, int unfinished_only,
 
 int srv_store_get_game(srv_store *s, const char *id, srv_game_row *row) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(s->rd, "SELECT " GAME_COLUMNS " FROM games WHERE id = ?", -1, &st,
-                         NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(s->rd, "SELECT " GAME_COLUMNS " FROM games WHERE id = ?", -1, &st, NULL) !=
+      SQLITE_OK)
     return -1;
   bind_text(st, 1, id);
   int rc = sqlite3_step(st), found = rc == SQLITE_ROW;
@@ -464,10 +473,11 @@ int srv_store_get_game(srv_store *s, const char *id, srv_game_row *row) {
 long srv_store_each_event(srv_store *s, const char *id,
                           int (*fn)(void *ctx, const srv_event_row *row), void *ctx) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(s->rd,
-                         "SELECT seq, t, kind, by, side, text, flags, lag_ms, reason, ms, setting, client_id "
-                         "FROM events WHERE game = ? ORDER BY seq",
-                         -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(
+          s->rd,
+          "SELECT seq, t, kind, by, side, text, flags, lag_ms, reason, ms, setting, client_id "
+          "FROM events WHERE game = ? ORDER BY seq",
+          -1, &st, NULL) != SQLITE_OK)
     return -1;
   bind_text(st, 1, id);
   long n = 0;

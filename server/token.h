@@ -11,7 +11,7 @@
 
 #include "sha256.h"
 
-#define SRV_TOKEN_LEN 22 /* 16 random bytes (128 bits), base64url without padding */
+#define SRV_TOKEN_LEN 22  /* 16 random bytes (128 bits), base64url without padding */
 #define SRV_GAME_ID_LEN 8 /* 6 random bytes */
 
 /* Fills buf with n random bytes from the kernel.  0, or -1 when it cannot. */

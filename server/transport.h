@@ -10,16 +10,16 @@
 #include "server.h"
 
 typedef struct srv_options {
-  const char *host;        /* address to listen on ("127.0.0.1") */
-  int port;                /* 8080; 0 picks a free port */
-  const char *static_dir;  /* the page's folder, or NULL */
-  const char *origin;      /* the page's origin ("http://localhost:8080"); NULL: the request's own
-                              Host, http or https */
-  const char *port_file;   /* write the port listened on here once listening (tests), or NULL */
-  int hello_timeout_s;     /* a connection that has not said hello by then is closed */
-  int poll_loop;           /* 1: lws's own poll() loop (less work per message, but every wakeup
-                              scans every socket: for up to a few thousand connections);
-                              0: libuv (epoll), for tens of thousands */
+  const char *host;       /* address to listen on ("127.0.0.1") */
+  int port;               /* 8080; 0 picks a free port */
+  const char *static_dir; /* the page's folder, or NULL */
+  const char *origin;     /* the page's origin ("http://localhost:8080"); NULL: the request's own
+                             Host, http or https */
+  const char *port_file;  /* write the port listened on here once listening (tests), or NULL */
+  int hello_timeout_s;    /* a connection that has not said hello by then is closed */
+  int poll_loop;          /* 1: lws's own poll() loop (less work per message, but every wakeup
+                             scans every socket: for up to a few thousand connections);
+                             0: libuv (epoll), for tens of thousands */
 } srv_options;
 
 /* Runs until SIGTERM or SIGINT: then it stops taking messages, waits for the store to commit

@@ -2,8 +2,8 @@
  *
  * transport_lws.c: the one file that knows libwebsockets.  One event loop, one port:
  *   - HTTP: POST /api/games, GET /api/games/ID[.pgn] (server.c answers), and the page's
- *     static files (/ is index.html, /game/ID is game.html), with lws's strict security
- *     headers (CSP, X-Frame-Options, nosniff, no referrer);
+ *     static files (/ is index.html, /game/ID is game.html), every answer with strict security
+ *     headers (a content security policy of 'self' only, no framing, nosniff, no referrer);
  *   - WebSocket: text messages of at most SRV_MAX_MESSAGE bytes, gathered from their fragments
  *     and stamped with the server time the moment they are complete, then handed to server.c;
  *     what the sessions have queued is written one message per writeable callback;
@@ -149,16 +149,44 @@ static void store_woke(void *ctx) { lws_cancel_service(ctx); }
 static const char *mime_of(const char *path) {
   static const struct {
     const char *ext, *type;
-  } types[] = {{".html", "text/html; charset=utf-8"}, {".js", "text/javascript"},
-               {".mjs", "text/javascript"},           {".css", "text/css"},
-               {".svg", "image/svg+xml"},             {".png", "image/png"},
-               {".ico", "image/x-icon"},              {".json", "application/json"},
-               {".woff2", "font/woff2"},              {".txt", "text/plain; charset=utf-8"},
+  } types[] = {{".html", "text/html; charset=utf-8"},
+               {".js", "text/javascript"},
+               {".mjs", "text/javascript"},
+               {".css", "text/css"},
+               {".svg", "image/svg+xml"},
+               {".png", "image/png"},
+               {".ico", "image/x-icon"},
+               {".json", "application/json"},
+               {".woff2", "font/woff2"},
+               {".txt", "text/plain; charset=utf-8"},
                {".webmanifest", "application/manifest+json"}};
   const char *dot = strrchr(path, '.');
   for (size_t i = 0; dot && i < sizeof types / sizeof types[0]; i++)
     if (!strcmp(dot, types[i].ext)) return types[i].type;
   return "application/octet-stream";
+}
+
+/* The security headers of every answer.  The policy is lws's "best practices" one but for
+ * style-src, which also allows the one inline style the board writes (chessground sets
+ * style="color-scheme:light only" on its SVG layers), by its hash and nothing else. */
+#define CSP                                                                                        \
+  "default-src 'none'; img-src 'self' data:; script-src 'self'; font-src 'self'; "                 \
+  "style-src 'self' 'unsafe-hashes' 'sha256-SyXRxMCl6H7Kgy9uTmu1UZqVBsRmMBF4sHRiTO3FQc0='; "       \
+  "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+static const struct {
+  const char *name, *value;
+} security_headers[] = {{"content-security-policy:", CSP},
+                        {"x-content-type-options:", "nosniff"},
+                        {"x-frame-options:", "deny"},
+                        {"referrer-policy:", "no-referrer"}};
+
+static int add_security_headers(struct lws *wsi, unsigned char **p, unsigned char *end) {
+  for (size_t i = 0; i < sizeof security_headers / sizeof security_headers[0]; i++)
+    if (lws_add_http_header_by_name(wsi, (const unsigned char *)security_headers[i].name,
+                                    (const unsigned char *)security_headers[i].value,
+                                    (int)strlen(security_headers[i].value), p, end))
+      return -1;
+  return 0;
 }
 
 /* Writes the headers now and the body at the next writeable callback. */
@@ -168,7 +196,7 @@ static int respond(struct lws *wsi, conn *c, int status, const char *type, const
   if (lws_add_http_common_headers(wsi, (unsigned)status, type, len, &p, end) ||
       lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                   (const unsigned char *)"no-store", 8, &p, end) ||
-      lws_finalize_write_http_header(wsi, start, &p, end))
+      add_security_headers(wsi, &p, end) || lws_finalize_write_http_header(wsi, start, &p, end))
     return -1;
   free(c->out);
   c->out = malloc(LWS_PRE + len + 1);
@@ -197,7 +225,9 @@ static int serve_static(struct lws *wsi, const transport *t, const char *uri) {
   snprintf(path, sizeof path, "%s%s", dir, uri);
   if (stat(path, &st) || !S_ISREG(st.st_mode))
     return lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL) ? -1 : 0;
-  int rc = lws_serve_http_file(wsi, path, mime_of(path), NULL, 0);
+  unsigned char extra[1024], *p = extra;
+  if (add_security_headers(wsi, &p, extra + sizeof extra)) return -1;
+  int rc = lws_serve_http_file(wsi, path, mime_of(path), (const char *)extra, (int)(p - extra));
   if (rc < 0) return -1;
   if (rc > 0 && lws_http_transaction_completed(wsi)) return -1;
   return 0;
@@ -273,8 +303,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     if (t && t->sv) srv_server_release(t->sv);
     return 0;
 
-  case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-    return check_origin(wsi, t) || stopping ? -1 : 0;
+  case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: return check_origin(wsi, t) || stopping ? -1 : 0;
 
   case LWS_CALLBACK_ESTABLISHED: {
     if (!(c->ws = malloc(sizeof *c->ws))) return -1;
@@ -349,8 +378,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     }
     return 0;
 
-  case LWS_CALLBACK_HTTP:
-    return http_request(wsi, t, c, (const char *)in);
+  case LWS_CALLBACK_HTTP: return http_request(wsi, t, c, (const char *)in);
 
   case LWS_CALLBACK_HTTP_BODY:
     if (c->req_len + len > SRV_MAX_MESSAGE) {
@@ -378,8 +406,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     c->out = NULL;
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 
-  case LWS_CALLBACK_HTTP_FILE_COMPLETION:
-    return lws_http_transaction_completed(wsi) ? -1 : 0;
+  case LWS_CALLBACK_HTTP_FILE_COMPLETION: return lws_http_transaction_completed(wsi) ? -1 : 0;
 
   case LWS_CALLBACK_WSI_DESTROY:
     /* a WebSocket lws destroyed without saying it closed: its session must still leave */
@@ -438,9 +465,8 @@ int srv_transport_run(const srv_options *opt, srv_config *cfg, srv_store *store)
   info.iface = opt->host;
   info.protocols = protocols;
   info.user = &t;
-  info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 |
-                 LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
-                 LWS_SERVER_OPTION_DISABLE_IPV6 | (uv ? LWS_SERVER_OPTION_LIBUV : 0);
+  info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6 |
+                 (uv ? LWS_SERVER_OPTION_LIBUV : 0);
   info.retry_and_idle_policy = &idle_policy;
   info.timeout_secs = 10;
   info.keepalive_timeout = 10;
@@ -481,8 +507,10 @@ int srv_transport_run(const srv_options *opt, srv_config *cfg, srv_store *store)
   srv_store_flush(store);
   srv_server_release(t.sv);
   for (int i = 0; i < 200; i++)
-    if (uv) uv_run(&loop, UV_RUN_NOWAIT);
-    else lws_service(t.ctx, 1);
+    if (uv)
+      uv_run(&loop, UV_RUN_NOWAIT);
+    else
+      lws_service(t.ctx, 1);
   fprintf(stderr, "arbiter serve: stopped; everything acknowledged is stored\n");
   signal_ctx = NULL;
   srv_store_set_wake(store, NULL, NULL);

@@ -266,13 +266,50 @@ test('a reconnecting client gets the updates it missed', async () => {
   again.send({ t: 'hello', game: g.id, token: g.blackToken, v: seen });
   const missed = await again.wait((m) => m.t === 'update' && m.v === seen + 1);
   assert.equal(missed.event.san, 'Nf3');
+  // the event alone: the game as the spectators saw it then is not the seat's view
+  assert.equal(missed.missed, true);
+  assert.equal(missed.game, undefined);
   const state = await again.wait((m) => m.t === 'state');
+  assert.equal(state.game.seat, 'black');
   assert.equal(state.v, seen + 1);
   assert.equal(state.game.turn, 'black');
   assert.ok(state.game.dests, 'the seat on move gets its moves again');
   await white.wait((m) => m.t === 'players' && m.black.connected === true);
   white.close();
   again.close();
+});
+
+test('typed moves in SAN; the history to look back through; the ways to claim', async () => {
+  const { g, white, black } = await twoPlayers(server, { control: '10+0', rules: 'fide' });
+  let a = await white.request({ t: 'move', san: 'Nf3' });
+  assert.equal(a.t, 'ack');
+  assert.equal(a.update.event.uci, 'g1f3');
+  const bad = await black.request({ t: 'move', san: 'Nf4' });
+  assert.equal(bad.t, 'error');
+  assert.match(bad.message, /Nf4/, `the error names the move: ${bad.message}`);
+  a = await black.request({ t: 'move', san: 'Nf6' });
+  assert.equal(a.t, 'ack');
+  await white.waitGame((x) => x.ply === 2);
+  await play(white, black, ['f3g1', 'f6g8', 'g1f3', 'g8f6', 'f3g1']);
+  // Black on move: Ng8 would make the third occurrence (9.2.1.1), a claim by writing it
+  let s = await black.waitGame((x) => x.ply === 7);
+  assert.deepEqual(s.claim_options, [{ reason: 'threefold', uci: 'f6g8', san: 'Ng8' }]);
+  await play(white, black, ['f6g8']);
+  // White on move: the position stands a third time, a claim on it as it is
+  s = await white.waitGame((x) => x.ply === 8);
+  assert.deepEqual(s.claim_options, [{ reason: 'threefold', uci: null }]);
+  // the positions before the first move and after each, for looking back
+  const h = await getJson(server, `/api/games/${g.id}/history`);
+  assert.equal(h.status, 200);
+  assert.equal(h.body.fen.length, 9);
+  assert.equal(h.body.fen[0], 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  assert.equal(h.body.fen[1], 'rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1');
+  assert.equal(h.body.fen[8], 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 8 5');
+  assert.deepEqual(h.body.san, ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nf3', 'Nf6', 'Ng1', 'Ng8']);
+  assert.deepEqual(h.body.uci.slice(0, 2), ['g1f3', 'g8f6']);
+  assert.equal((await getJson(server, '/api/games/nosuchgm/history')).status, 404);
+  white.close();
+  black.close();
 });
 
 test('a move sent twice with the same id is answered, not played twice', async () => {
