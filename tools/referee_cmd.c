@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "otb.h"
 #include "referee.h"
 #include "util.h"
 
@@ -14,6 +15,8 @@ static void referee_usage(FILE *out) {
       out,
       "usage: arbiter referee [--rules fide|fide-rapid|fide-blitz|uscf|online|casual]\n"
       "                       [--pgn FILE]\n"
+      "       arbiter referee --otb [--rules fide|fide-rapid|fide-blitz|uscf|uscf-blitz|casual]\n"
+      "                       [--pgn FILE [--legal-only]]\n"
       "\n"
       "Reads game events, one JSON object per line, and answers each with one JSON line:\n"
       "the decision and the state of the game after it.  Bad events are answered with an\n"
@@ -64,7 +67,16 @@ static void referee_usage(FILE *out) {
       "tc_syntax, time_backwards, flag_not_fallen, clock_state.\n"
       "--pgn FILE: every game is also written to FILE (appended) in PGN export format, with\n"
       "its TimeControl tag and a [%%clk] comment after each move of a timed game; a game is\n"
-      "written when the next start event replaces it and at the end of the input.\n"
+      "written when the next start event replaces it and at the end of the input.\n");
+  fprintf(
+      out,
+      "--otb: an over-the-board game from an arbiter's log, a clock and an e-board: touch,\n"
+      "adjust_announce, lift, place, board, release, move, promote_choice, press,\n"
+      "clock_pause, clock_resume, flag_shown, claim, arbiter_observes, arbiter_rules, record,\n"
+      "offer_draw, accept_draw, decline_draw, resign, device, note; every answer has state,\n"
+      "obligation, made, completed, violation, time_added, illegal_count, restore_fen, stands,\n"
+      "record, claim_valid, needs, needs_confirmation, warnings and the game (docs/otb.md).\n"
+      "With --pgn the game is written as played (--legal-only: the corrected legal game).\n"
       "Exit status: 0 (bad events are answered, not fatal), 2 bad usage.\n");
 }
 
@@ -79,9 +91,60 @@ static char *referee_line(void *ctx, const char *line, size_t len, long lineno, 
   return text;
 }
 
+static char *otb_line(void *ctx, const char *line, size_t len, long lineno, int too_long) {
+  if (!too_long) return otb_answer(ctx, line, len, lineno);
+  return referee_line(NULL, line, len, lineno, 1);
+}
+
+/* arbiter referee --otb */
+static int referee_otb(int argc, char **argv) {
+  arb_otb_rules rules = ARB_OTB_FIDE;
+  const char *pgn_path = NULL;
+  int legal_only = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--otb")) continue;
+    if (!strcmp(argv[i], "--rules") && i + 1 < argc) {
+      if (arb_otb_rules_parse(argv[i + 1], strlen(argv[i + 1]), &rules) != ARB_OK) {
+        fprintf(stderr, "arbiter referee: unknown rules '%s'\n", argv[i + 1]);
+        return 2;
+      }
+      i++;
+    } else if (!strcmp(argv[i], "--pgn") && i + 1 < argc) {
+      pgn_path = argv[++i];
+    } else if (!strcmp(argv[i], "--legal-only")) {
+      legal_only = 1;
+    } else {
+      fprintf(stderr, "arbiter referee: unexpected argument '%s'\n", argv[i]);
+      referee_usage(stderr);
+      return 2;
+    }
+  }
+  FILE *pgn = NULL;
+  if (pgn_path && !(pgn = fopen(pgn_path, "a"))) {
+    fprintf(stderr, "arbiter referee: %s: cannot open for writing\n", pgn_path);
+    return 2;
+  }
+  otb_state *st = otb_state_new(rules);
+  if (!st) {
+    fprintf(stderr, "arbiter referee: out of memory\n");
+    if (pgn) fclose(pgn);
+    return 1;
+  }
+  if (pgn) otb_state_set_pgn(st, pgn, legal_only);
+  arb_tool_answer_lines(1u << 20, 0, otb_line, st);
+  otb_state_free(st);
+  if (pgn && fclose(pgn) != 0) {
+    fprintf(stderr, "arbiter referee: %s: write error\n", pgn_path);
+    return 2;
+  }
+  return 0;
+}
+
 int arb_cmd_referee(int argc, char **argv) {
   arb_ruleset rules = ARB_RULES_FIDE;
   const char *pgn_path = NULL;
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--otb")) return referee_otb(argc, argv);
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       referee_usage(stdout);

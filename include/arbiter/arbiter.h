@@ -9,6 +9,7 @@
  *   clock.h    time controls, the clock, flag-fall verdicts, PGN clock comments
  *   pgn.h      PGN: streaming reader with full replay, export-format writer
  *   referee.h  procedure: a timed game driven by events, decisions, deadlines, its record
+ *   otb.h      procedure over the board: touch-move, completed illegal moves, e-boards
  */
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
@@ -17,6 +18,7 @@
 #include "arbiter/common.h"
 #include "arbiter/game.h"
 #include "arbiter/notation.h"
+#include "arbiter/otb.h"
 #include "arbiter/pgn.h"
 #include "arbiter/position.h"
 #include "arbiter/referee.h"

@@ -683,7 +683,56 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   if (r->v.tag && !r->user_skip && r->v.tag(r->v.ctx, name, nl, value, vlen)) r->user_skip = 1;
 }
 
+/* "[%illegal UCI FEN] ..." in the main line: an illegal move that stood over the board (FIDE
+ * A.5.2, B.3; US Chess 11B) — written by arb_otb_write_pgn.  A warning, and play goes on from the
+ * real position the comment gives. */
+static void illegal_comment(arb_pgn_reader *r, const char *s, size_t len, const char *t, size_t n) {
+  line_state *L = &r->stack[0];
+  if (L->dead) return;
+  size_t i = 10, j;
+  while (i < len && s[i] == ' ')
+    i++;
+  j = i;
+  while (j < len && s[j] != ' ' && s[j] != ']')
+    j++;
+  size_t uci_at = i, uci_len = j - i;
+  while (j < len && s[j] == ' ')
+    j++;
+  size_t k = j;
+  while (k < len && s[k] != ']')
+    k++;
+  arb_position p;
+  arb_fen_report rep;
+  if (k >= len || uci_len == 0 || uci_len > 5 ||
+      arb_fen_read_n(&p, s + j, k - j, ARB_FEN_PROBLEMS_ALL, &rep) != ARB_OK) {
+    report(r, ARB_PGN_SYNTAX, t, n, L->ply + 1, "[%%illegal] comment without a move and a FEN");
+    return;
+  }
+  int ply = L->ply + 1;
+  warn(r, ARB_PGN_MOVE_ILLEGAL, t, n, ply,
+       "%u.%s %.*s: an illegal move that stood; play goes on from the position it left",
+       (unsigned)L->pos.fullmove_number, L->pos.turn == ARB_WHITE ? "" : "..", (int)uci_len,
+       s + uci_at);
+  L->prev = L->pos;
+  L->has_prev = 1;
+  L->pos = p;
+  L->ply = ply;
+  r->main_end = ARB_TERM_NONE;
+  r->number_seen = 0;
+  r->stats.plies++;
+  main_line_status(r);
+}
+
 static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
+  size_t b = 0;
+  while (b < n && (t[b] == ' ' || t[b] == '\n' || t[b] == '\r' || t[b] == '\t'))
+    b++;
+  if (r->state == ST_MOVES && r->depth == 0 && !(r->opt.flags & ARB_PGN_NO_REPLAY) && n - b > 10 &&
+      !memcmp(t + b, "[%illegal ", 10)) {
+    size_t l2;
+    const char *s2 = as_text(r, t + b, n - b, 1, &l2);
+    illegal_comment(r, s2, l2, t, n);
+  }
   if (!r->v.comment || r->user_skip || r->state == ST_BETWEEN) return;
   size_t len;
   const char *s = as_text(r, t, n, 1, &len);
