@@ -180,8 +180,9 @@ Test(otb, rapid_illegal_move_stands_after_the_reply) {
   arb_pgn_writer_clear(w);
   cr_assert_eq(arb_otb_write_pgn(v.o, ARB_OTB_PGN_LEGAL_ONLY, w), ARB_OK);
   text = arb_pgn_writer_data(w, &len);
-  cr_assert(strstr(text, "[FEN \"4r1k1/8/8/8/R7/8/8/4K3 b - - 1 1\"]"), "%s", text);
-  cr_assert(!strstr(text, "illegal"), "%s", text);
+  cr_assert(strstr(text, "stood here and the game went on"), "%s", text);
+  cr_assert(!strstr(text, "%illegal"), "%s", text);
+  cr_assert(strstr(text, "[Result \"*\"]"), "%s", text);
   arb_pgn_writer_free(w);
   arb_otb_free(v.o);
 }
@@ -597,4 +598,87 @@ Test(otb, bad_events_are_refused_not_fatal) {
   cr_assert_neq(arb_otb_event_apply(o, &ev, &d), ARB_OK);
   arb_otb_free(o);
   arb_otb_free(NULL);
+}
+
+static void field(drv *v, arb_otb_kind kind, const char *sq, arb_piece piece, int64_t dt) {
+  arb_otb_event ev = ARB_OTB_EVENT_INIT(kind, v->t += dt);
+  ev.squares[0] = sq_of(sq);
+  ev.square_count = 1;
+  ev.piece = piece;
+  ev.source = ARB_OTB_SRC_EBOARD;
+  cr_assert_eq(arb_otb_event_apply(v->o, &ev, &v->d), ARB_OK, "%s %s: %s", arb_otb_kind_name(kind),
+               sq, v->d.message);
+}
+
+/* An opponent's piece that vanishes is a misread or a displacement (7.4), never part of an
+ * illegal move (OTB.md, E06/C10). */
+Test(otb, eboard_vanished_opponent_piece_is_a_misread) {
+  drv v;
+  drv_start(&v, NULL, ARB_OTB_FIDE, ARB_OTB_SUP_DEFAULT, NULL, ARB_OTB_BOARD_IDENTITY);
+  field(&v, ARB_OTB_LIFT, "h7", 0, 500); /* a black pawn's sensor drops out */
+  field(&v, ARB_OTB_LIFT, "e2", 0, 500);
+  field(&v, ARB_OTB_PLACE, "e4", ARB_MAKE_PIECE(ARB_WHITE, ARB_PAWN), 200);
+  cr_assert(v.d.warnings & ARB_OTB_WARN_SENSOR_MISREAD);
+  const arb_otb_decision *d = ev_log(&v, ARB_OTB_PRESS, ARB_WHITE, NULL);
+  cr_assert(d->completed, "%s", arb_otb_violation_name(d->violation));
+  cr_assert(!d->violation && !d->illegal_count[ARB_WHITE]);
+  cr_assert_str_eq(d->fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  arb_otb_free(v.o);
+}
+
+/* A reply that starts inside the debounce: the opponent's first lift releases the move
+ * (picochess #267). */
+Test(otb, eboard_quick_reply_is_not_lost) {
+  drv v;
+  drv_start(&v, NULL, ARB_OTB_FIDE, ARB_OTB_SUP_DEFAULT, NULL, ARB_OTB_BOARD_IDENTITY);
+  field(&v, ARB_OTB_LIFT, "e2", 0, 500);
+  field(&v, ARB_OTB_PLACE, "e4", ARB_MAKE_PIECE(ARB_WHITE, ARB_PAWN), 100);
+  field(&v, ARB_OTB_LIFT, "e7", 0, 60); /* Black starts before White pressed, within 60 ms */
+  cr_assert(v.d.made, "e4 released by Black's first lift");
+  cr_assert_eq(v.d.having_move, ARB_BLACK);
+  cr_assert(v.d.obligation.must_move == ((arb_bitboard)1 << sq_of("e7")));
+  field(&v, ARB_OTB_PLACE, "e5", ARB_MAKE_PIECE(ARB_BLACK, ARB_PAWN), 80);
+  ev_log(&v, ARB_OTB_PRESS, ARB_WHITE, NULL); /* White's press after Black replied (6.2.2) */
+  const arb_otb_decision *d = ev_log(&v, ARB_OTB_PRESS, ARB_BLACK, NULL);
+  cr_assert(d->completed && !d->violation);
+  cr_assert_eq(arb_otb_record_count(v.o), 2);
+  cr_assert_str_eq(d->fen, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  arb_otb_free(v.o);
+}
+
+/* Both kings on the centre squares signal a result; they are never read as a move. */
+Test(otb, eboard_result_gesture) {
+  drv v;
+  drv_start(&v, "4k3/p7/8/8/8/8/P7/4K3 w - - 0 1", ARB_OTB_CASUAL, ARB_OTB_SUP_DEFAULT, NULL,
+            ARB_OTB_BOARD_IDENTITY);
+  field(&v, ARB_OTB_LIFT, "e1", 0, 500);
+  field(&v, ARB_OTB_PLACE, "e4", ARB_MAKE_PIECE(ARB_WHITE, ARB_KING), 100); /* light */
+  field(&v, ARB_OTB_LIFT, "e8", 0, 100);
+  field(&v, ARB_OTB_PLACE, "d5", ARB_MAKE_PIECE(ARB_BLACK, ARB_KING), 100); /* light */
+  cr_assert(v.d.warnings & ARB_OTB_WARN_RESULT_GESTURE);
+  cr_assert_eq(v.d.signal, ARB_RESULT_WHITE_WINS);
+  cr_assert_eq(arb_otb_record_count(v.o), 0, "no move read");
+  arb_otb_free(v.o);
+}
+
+/* 4.4.4: the first piece put on the promotion square is the choice (identity boards). */
+Test(otb, promotion_choice_is_final_once_on_the_square) {
+  for (int uscf = 0; uscf < 2; uscf++) {
+    drv v;
+    drv_start(&v, "8/4P3/8/8/8/8/k7/4K3 w - - 0 1", uscf ? ARB_OTB_USCF : ARB_OTB_FIDE,
+              ARB_OTB_SUP_DEFAULT, NULL, ARB_OTB_BOARD_IDENTITY);
+    field(&v, ARB_OTB_LIFT, "e7", 0, 500);
+    field(&v, ARB_OTB_PLACE, "e8", ARB_MAKE_PIECE(ARB_WHITE, ARB_ROOK), 200);
+    field(&v, ARB_OTB_LIFT, "e8", 0, 100);
+    field(&v, ARB_OTB_PLACE, "e8", ARB_MAKE_PIECE(ARB_WHITE, ARB_QUEEN), 100);
+    const arb_otb_decision *d = ev_log(&v, ARB_OTB_PRESS, ARB_WHITE, NULL);
+    if (uscf) { /* 9D: decided on release */
+      cr_assert(!d->violation);
+      cr_assert_str_eq(d->fen, "4Q3/8/8/8/8/8/k7/4K3 b - - 0 1");
+    } else {
+      cr_assert_eq(d->violation, ARB_OTB_V_PROMOTION_CHOICE_CHANGED);
+      cr_assert_str_eq(d->fen, "4R3/8/8/8/8/8/k7/4K3 b - - 0 1");
+    }
+    arb_otb_free(v.o);
+  }
 }

@@ -454,6 +454,7 @@ static void describe(const otb_state *st, const arb_otb_decision *d, json_t *a) 
     if (d->warnings & (1u << i)) json_array_append_new(w, json_string(wn[i]));
   json_object_set_new(a, "warnings", w);
   if (d->takeback) json_object_set_new(a, "takeback", json_true());
+  if (d->signal) json_object_set_new(a, "signal", json_string(arb_result_string(d->signal)));
   /* the record, as played */
   json_t *rec = json_array();
   uint32_t n = arb_otb_record_count(st->otb);

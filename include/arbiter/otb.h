@@ -339,6 +339,8 @@ typedef struct arb_otb_decision {
   uint8_t needs_confirmation; /* the ruling rests on an inference sensors cannot prove */
   unsigned warnings;          /* ARB_OTB_WARN_* */
   uint8_t takeback;           /* casual: a return to an earlier position took a move back */
+  arb_result signal;          /* a result gesture (kings on the centre squares: both light 1-0, both
+                                 dark 0-1, mixed 1/2-1/2), else ARB_RESULT_NONE */
   uint8_t ended;              /* the game ended with this event */
   /* the state after it: */
   char fen[ARB_FEN_MAX]; /* the position play goes on from */
@@ -392,7 +394,8 @@ ARB_API arb_status arb_otb_record_at(const arb_otb *otb, uint32_t i, arb_otb_rec
  * that stood written as its SAN-like text followed by a comment "[%illegal FEN] ..." giving the
  * real position after it (arb_pgn reads it back as a warning), annulled moves and penalties as
  * comments; [%clk] after completed moves of a timed game.  With ARB_OTB_PGN_LEGAL_ONLY the
- * moves played since the last stood illegal move, from a SetUp/FEN of its position.
+ * corrected legal game: the moves that count, without annulled ones, up to the first illegal
+ * move that stood (then a comment says so and the result is "*").
  * ARB_ERR_ARGUMENT without a game. */
 ARB_API arb_status arb_otb_write_pgn(const arb_otb *otb, unsigned flags, arb_pgn_writer *w);
 

@@ -32,7 +32,8 @@ typedef struct entry {
   uint8_t pending; /* a completed illegal move nobody ruled on yet */
   uint8_t counted; /* penalised (counted in illegal_count) */
   uint8_t hands;
-  uint8_t eboard_breach; /* a touch-move breach proven by the sensors */
+  uint8_t eboard_breach;  /* a touch-move breach proven by the sensors */
+  uint8_t release_logged; /* the log said the hand left the piece (not inferred) */
 } entry;
 
 struct arb_otb {
@@ -69,8 +70,10 @@ struct arb_otb {
   int64_t cand_t, change_t;
   uint8_t retract_pending; /* the board shows the position before the made move */
   uint8_t press_pending;   /* a press waits for the promotion piece (presence boards) */
-  uint8_t eboard_seen;     /* board events arrived (an identity board unless set up otherwise) */
+  arb_square pseudo_rook_from, pseudo_rook_to; /* an illegal castling on the board: its rook */
+  uint8_t eboard_seen; /* board events arrived (an identity board unless set up otherwise) */
   arb_piece promo_choice;
+  arb_piece promo_first; /* the first new piece put on the promotion square (4.4.4) */
   /* procedure */
   uint8_t illegal_count[2];
   uint8_t flag_shown[2];
@@ -323,10 +326,14 @@ static int position_from_board(const arb_piece *board, arb_color turn, const arb
 
 /* The real position after an illegal move from → to (promo: the new piece's type or 0). */
 static int after_pseudo(const arb_position *p, arb_square from, arb_square to, arb_piece_type promo,
-                        arb_position *out) {
+                        arb_square rook_from, arb_square rook_to, arb_position *out) {
   arb_piece board[64];
   memcpy(board, p->board, sizeof board);
   arb_piece pc = board[from];
+  if (rook_from < 64 && rook_to < 64) { /* an illegal castling: the rook moved as well */
+    board[rook_to] = board[rook_from];
+    board[rook_from] = ARB_NO_PIECE;
+  }
   if (from != to) {
     board[to] = promo ? ARB_MAKE_PIECE(ARB_PIECE_COLOR(pc), promo) : pc;
     board[from] = ARB_NO_PIECE;
@@ -405,6 +412,8 @@ static void reset_progress(arb_otb *o) {
   o->retract_pending = 0;
   o->press_pending = 0;
   o->promo_choice = ARB_NO_PIECE;
+  o->promo_first = ARB_NO_PIECE;
+  o->pseudo_rook_from = o->pseudo_rook_to = ARB_NO_SQUARE;
 }
 
 static int completed_plies(const arb_otb *o) {
@@ -598,10 +607,22 @@ static int allowed_has(const arb_otb_obligation *ob, arb_move m) {
   return 0;
 }
 
+/* A touch of an own piece the sensors saw (a lift).  An opponent's piece that vanished may be
+ * a sensor misread or a displaced piece (7.4): it binds, but the referee does not enforce it
+ * by itself. */
 static int touches_by_eboard(const arb_otb *o) {
   for (int i = 0; i < o->ntouched; i++)
-    if (o->touched[i].eboard) return 1;
+    if (o->touched[i].eboard && o->touched[i].own) return 1;
   return 0;
+}
+
+static int enemy_lift_only(const arb_otb *o) {
+  int enemy = 0;
+  for (int i = 0; i < o->ntouched; i++) {
+    if (o->touched[i].own) return 0;
+    enemy |= o->touched[i].eboard;
+  }
+  return enemy;
 }
 
 static void add_touch(arb_otb *o, arb_square sq, int own, int eboard, int unknown_order) {
@@ -721,10 +742,15 @@ static void touched_from_entry(arb_otb *o, const entry *e) {
   const arb_position *p = &e->before;
   add_touch(o, e->from, 1, 0, 0);
   if (p->board[e->to] && ARB_PIECE_COLOR(p->board[e->to]) != p->turn) add_touch(o, e->to, 0, 0, 0);
-  /* 4.7.2: a king released on its castling square */
-  if (ARB_PIECE_TYPE(p->board[e->from]) == ARB_KING && ARB_RANK_OF(e->from) == ARB_RANK_OF(e->to) &&
-      abs(ARB_FILE_OF(e->from) - ARB_FILE_OF(e->to)) == 2)
+  /* 4.7.2: a king released on its castling square (castling itself: king and rook touched) */
+  if (e->pub.legal && ARB_MOVE_KIND(e->move) == ARB_MOVE_CASTLING) {
+    add_touch(o, e->to, 1, 0, 0);
+    o->king_castle_side = (int8_t)castle_side_of(e->move);
+  } else if (ARB_PIECE_TYPE(p->board[e->from]) == ARB_KING &&
+             ARB_RANK_OF(e->from) == ARB_RANK_OF(e->to) &&
+             abs(ARB_FILE_OF(e->from) - ARB_FILE_OF(e->to)) == 2) {
     o->king_castle_side = ARB_FILE_OF(e->to) > ARB_FILE_OF(e->from);
+  }
 }
 
 /* Reinstates the position before entry idx (annulling it and what followed). */
@@ -862,20 +888,24 @@ static arb_status make_move(arb_otb *o, arb_move m, arb_square from, arb_square 
     if (from == to)
       snprintf(e->pub.uci, sizeof e->pub.uci, "0000");
     else
-      snprintf(e->pub.uci, sizeof e->pub.uci, "%c%d%c%d%s", files[ARB_FILE_OF(from)],
-               ARB_RANK_OF(from) + 1, files[ARB_FILE_OF(to)], ARB_RANK_OF(to) + 1,
-               promo ? (char[]){promos[promo], 0} : "");
+      snprintf(e->pub.uci, sizeof e->pub.uci, "%c%c%c%c%s", files[ARB_FILE_OF(from)],
+               (char)('1' + ARB_RANK_OF(from)), files[ARB_FILE_OF(to)],
+               (char)('1' + ARB_RANK_OF(to)), promo ? (char[]){promos[promo], 0} : "");
     static const char letters[] = "  NBRQK";
     arb_piece pc = p->board[from];
+    char san[32];
     if (from == to)
-      snprintf(e->pub.san, sizeof e->pub.san, "--");
+      snprintf(san, sizeof san, "--");
     else
-      snprintf(e->pub.san, sizeof e->pub.san, "%s%c%d%c%c%d%s",
+      snprintf(san, sizeof san, "%s%c%c%c%c%c%s",
                pc && ARB_PIECE_TYPE(pc) != ARB_PAWN ? (char[]){letters[ARB_PIECE_TYPE(pc)], 0} : "",
-               files[ARB_FILE_OF(from)], ARB_RANK_OF(from) + 1, p->board[to] ? 'x' : '-',
-               files[ARB_FILE_OF(to)], ARB_RANK_OF(to) + 1,
+               files[ARB_FILE_OF(from)], (char)('1' + ARB_RANK_OF(from)), p->board[to] ? 'x' : '-',
+               files[ARB_FILE_OF(to)], (char)('1' + ARB_RANK_OF(to)),
                promo ? (char[]){'=', (char)(letters[promo]), 0} : "");
-    if (!after_pseudo(p, from, to, promo, &e->after)) {
+    size_t sl = strlen(san) < sizeof e->pub.san - 1 ? strlen(san) : sizeof e->pub.san - 1;
+    memcpy(e->pub.san, san, sl);
+    e->pub.san[sl] = 0;
+    if (!after_pseudo(p, from, to, promo, o->pseudo_rook_from, o->pseudo_rook_to, &e->after)) {
       o->nrec--;
       return ARB_ERR_ARGUMENT;
     }
@@ -926,7 +956,15 @@ static arb_status make_legal(arb_otb *o, arb_move m, int hands, int64_t t, int e
                                                          : "4.3.1";
     if (o->king_castle_side >= 0) art = "4.7.2", v = ARB_OTB_V_RELEASED_MOVE_CHANGED;
     set_violation(d, v, art);
-    if (is_fide(o) && (eboard || touches_by_eboard(o))) {
+    if (enemy_lift_only(o)) {
+      /* only an opponent's piece left its square: a misread or a displacement, not a move */
+      d->violation = ARB_OTB_V_NONE;
+      d->article[0] = 0;
+      d->warnings |= ARB_OTB_WARN_SENSOR_MISREAD;
+      d->needs_confirmation = 1;
+      return make_move(o, m, 0, 0, 0, hands, t, d);
+    }
+    if (is_fide(o) && (touches_by_eboard(o) || (eboard && !o->ntouched))) {
       /* the sensors proved the touch: the referee enforces it (the move is not made) */
       d->needs_confirmation = 1;
       d->restored = 1;
@@ -1005,13 +1043,30 @@ static int placement_matches(const arb_otb *o, const arb_position *after, arb_mo
 }
 
 /* Legal successors of the position the physical board now equals (0, 1 or several). */
-static int successors_matching(const arb_otb *o, const arb_position *base, arb_move *out) {
+static int successors_matching_(const arb_otb *o, const arb_position *base, arb_move *out,
+                                int tolerant) {
   arb_move legal[ARB_MAX_MOVES];
   int n = legal_moves(base, legal), k = 0;
   for (int i = 0; i < n; i++) {
     arb_position a;
     after_move(base, legal[i], &a);
-    if (!placement_matches(o, &a, legal[i])) continue;
+    if (tolerant) {
+      /* a piece of the side not to move missing from a square the move does not touch */
+      int miss = 0;
+      arb_piece save = 0;
+      arb_square at = 0;
+      for (int sq = 0; sq < 64; sq++)
+        if (!o->phys[sq] && a.board[sq] && ARB_PIECE_COLOR(a.board[sq]) != base->turn &&
+            sq != ARB_MOVE_TO(legal[i]) && base->board[sq] == a.board[sq])
+          miss++, at = (arb_square)sq, save = a.board[sq];
+      if (miss != 1) continue;
+      a.board[at] = ARB_NO_PIECE;
+      int ok = placement_matches(o, &a, legal[i]);
+      a.board[at] = save;
+      if (!ok) continue;
+    } else if (!placement_matches(o, &a, legal[i])) {
+      continue;
+    }
     if (o->cfg.sensing == ARB_OTB_BOARD_PRESENCE) {
       /* occupancy cannot tell two captures apart: the lifts and places can */
       arb_square from = ARB_MOVE_FROM(legal[i]), to = ARB_MOVE_TO(legal[i]);
@@ -1027,23 +1082,67 @@ static int successors_matching(const arb_otb *o, const arb_position *base, arb_m
   return k;
 }
 
+static int successors_matching(const arb_otb *o, const arb_position *base, arb_move *out) {
+  return successors_matching_(o, base, out, 0);
+}
+
 /* The physical board changed at t: look for a candidate move. */
 static void board_changed(arb_otb *o, int64_t t, arb_otb_decision *d) {
   o->change_t = t;
+  /* both kings on the centre squares: a result signal (DGT), never a move (lila #11783) */
+  static const arb_square centre[4] = {27, 28, 35, 36}; /* d4 e4 d5 e5 */
+  int kings = 0, light = 0;
+  for (int i = 0; i < 4; i++)
+    if (o->phys[centre[i]] && ARB_PIECE_TYPE(o->phys[centre[i]]) == ARB_KING)
+      kings++, light += (ARB_FILE_OF(centre[i]) + ARB_RANK_OF(centre[i])) & 1;
+  if (kings == 2 && o->cfg.sensing != ARB_OTB_BOARD_PRESENCE) {
+    d->warnings |= ARB_OTB_WARN_RESULT_GESTURE;
+    d->signal = light == 2   ? ARB_RESULT_WHITE_WINS
+                : light == 0 ? ARB_RESULT_BLACK_WINS
+                             : ARB_RESULT_DRAW;
+    o->cand_valid = 0;
+    return;
+  }
   o->cand_valid = 0;
   o->retract_pending = 0;
   const arb_position *p = cur(o);
   if (same_placement(o->phys, p->board)) return;
-  if (o->made_idx >= 0) {
+  if (o->made_idx >= 0 && same_placement(o->phys, o->rec[o->made_idx].before.board)) {
+    o->retract_pending = 1; /* the board shows the position before the released move */
+    return;
+  }
+  if (o->made_idx >= 0 && o->rec[o->made_idx].pub.legal) {
+    /* the mover put his released piece elsewhere: another move from the same position */
     entry *e = &o->rec[o->made_idx];
-    if (same_placement(o->phys, e->before.board)) {
-      o->retract_pending = 1;
+    arb_move c[ARB_MAX_MOVES];
+    if (successors_matching(o, &e->before, c) == 1 && c[0] != e->move) {
+      if (is_casual(o)) { /* friendly play: the new move replaces it */
+        e->pub.annulled = 1;
+        o->made_idx = -1;
+        if (rebuild(o) == ARB_OK) {
+          o->cand_valid = 1;
+          o->cand = c[0];
+          o->cand_t = t;
+          d->takeback = 1;
+        }
+        return;
+      }
+      int promo = ARB_MOVE_KIND(c[0]) == ARB_MOVE_PROMOTION &&
+                  ARB_MOVE_KIND(e->move) == ARB_MOVE_PROMOTION &&
+                  ARB_MOVE_FROM(c[0]) == ARB_MOVE_FROM(e->move) &&
+                  ARB_MOVE_TO(c[0]) == ARB_MOVE_TO(e->move);
+      /* 4.7 (4.4.4 for the promotion piece): the released move stands; US Chess 9D fixes a
+       * promotion only on release, which this was */
+      set_violation(d, promo ? ARB_OTB_V_PROMOTION_CHOICE_CHANGED : ARB_OTB_V_RELEASED_MOVE_CHANGED,
+                    is_uscf(o) ? (promo ? "9D" : "9") : NULL);
+      d->needs_confirmation = !e->release_logged;
       return;
     }
-    return; /* a changed released move shows when it becomes a move (see commit) */
   }
   arb_move c[ARB_MAX_MOVES];
   int k = successors_matching(o, p, c);
+  if (k == 0 && (k = successors_matching_(o, p, c, 1)) == 1)
+    d->warnings |= ARB_OTB_WARN_SENSOR_MISREAD; /* the move, and a piece the board lost */
   if (k == 1) {
     o->cand_valid = 1;
     o->cand = c[0];
@@ -1066,7 +1165,20 @@ static void board_changed(arb_otb *o, int64_t t, arb_otb_decision *d) {
 static arb_status commit_candidate(arb_otb *o, arb_otb_decision *d) {
   if (!o->cand_valid) return ARB_OK;
   o->cand_valid = 0;
-  arb_status st = make_legal(o, o->cand, 1, o->cand_t, 1, d);
+  arb_move m = o->cand;
+  if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && o->promo_first && is_fide(o) &&
+      ARB_PIECE_TYPE(o->promo_first) != ARB_MOVE_PROMO(m)) {
+    /* 4.4.4: once the new piece touched the square the choice is final (US Chess 9D decides
+     * on release, casual play lets it be changed) */
+    arb_move first = ARB_MOVE_MAKE_SPECIAL(ARB_MOVE_FROM(m), ARB_MOVE_TO(m), ARB_MOVE_PROMOTION,
+                                           ARB_PIECE_TYPE(o->promo_first));
+    if (arb_is_legal(cur(o), first)) {
+      set_violation(d, ARB_OTB_V_PROMOTION_CHOICE_CHANGED, NULL);
+      d->needs_confirmation = 1;
+      m = first;
+    }
+  }
+  arb_status st = make_legal(o, m, 1, o->cand_t, 1, d);
   /* the board now shows the move: what a presence board could not tell is known */
   if (!st && !d->restored) memcpy(o->phys, cur(o)->board, sizeof o->phys);
   return st;
@@ -1079,8 +1191,7 @@ static void check_stable(arb_otb *o, int64_t t, arb_otb_decision *d) {
 
 /* The pseudo move a press completes when the board shows no legal successor: one piece of the
  * mover moved from a square to another (capturing or not), or none. */
-static int pseudo_from_board(const arb_otb *o, arb_square *from, arb_square *to,
-                             arb_piece_type *promo) {
+static int pseudo_from_board(arb_otb *o, arb_square *from, arb_square *to, arb_piece_type *promo) {
   const arb_position *p = cur(o);
   arb_color c = (arb_color)p->turn;
   int nfrom = 0, nto = 0;
@@ -1094,6 +1205,29 @@ static int pseudo_from_board(const arb_otb *o, arb_square *from, arb_square *to,
       tt = (arb_square)sq, nto++;
     else if (!(was && !now))
       return 0;
+  }
+  if (nfrom == 2 && nto == 2) {
+    /* a castling placement no legal castling gives (through or out of check): king and rook */
+    arb_square ksq = arb_king_square(p, c);
+    for (int side = 0; side < 2; side++) {
+      arb_square kto = ARB_SQUARE(side ? 6 : 2, ARB_RANK_OF(ksq)),
+                 rto = ARB_SQUARE(side ? 5 : 3, ARB_RANK_OF(ksq));
+      arb_square rfrom = ARB_NO_SQUARE;
+      for (int sq = 0; sq < 64; sq++)
+        if (((p->castling_rooks >> sq) & 1u) && ARB_PIECE_COLOR(p->board[sq]) == c &&
+            (ARB_FILE_OF(sq) > ARB_FILE_OF(ksq)) == side)
+          rfrom = (arb_square)sq;
+      if (rfrom == ARB_NO_SQUARE || o->phys[ksq] || o->phys[rfrom] ||
+          o->phys[kto] != p->board[ksq] || o->phys[rto] != p->board[rfrom])
+        continue;
+      *from = ksq;
+      *to = kto;
+      *promo = ARB_NO_TYPE;
+      o->pseudo_rook_from = rfrom;
+      o->pseudo_rook_to = rto;
+      return 1;
+    }
+    return 0;
   }
   if (nfrom != 1 || nto != 1) return 0;
   *from = f;
@@ -1148,6 +1282,7 @@ static arb_status ev_start(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
   o->game = g;
   o->made_idx = -1;
   o->king_castle_side = -1;
+  o->pseudo_rook_from = o->pseudo_rook_to = ARB_NO_SQUARE;
   o->now = ev->t;
   o->illegal_count[0] = s.illegal_count[0];
   o->illegal_count[1] = s.illegal_count[1];
@@ -1191,13 +1326,16 @@ static arb_status ev_touch(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
   if (ev->intent == ARB_OTB_INTENT_ACCIDENTAL) return ARB_OK; /* 4.2.2: not deliberate */
   if (by != (int)h) {
     if (ev->intent == ARB_OTB_INTENT_ADJUST && !is_casual(o)) {
-      set_violation(d, ARB_OTB_V_ADJUST_OUT_OF_TURN, "6.2.5");
+      set_violation(d, ARB_OTB_V_ADJUST_OUT_OF_TURN, NULL);
       d->penalty_warning = 1;
     }
     d->warnings |= ARB_OTB_WARN_OUT_OF_TURN;
     return ARB_OK;
   }
-  if (ev->intent == ARB_OTB_INTENT_ADJUST && o->adjust_pending) return ARB_OK; /* 4.2.1 */
+  if (o->adjust_pending && ev->intent != ARB_OTB_INTENT_CASTLE) { /* 4.2.1: announced first */
+    o->adjust_pending = 0;
+    return ARB_OK;
+  }
   const arb_position *p = cur(o);
   for (int i = 0; i < ev->square_count && i < 8; i++) {
     arb_square sq = ev->squares[i];
@@ -1221,6 +1359,11 @@ static arb_status ev_lift(arb_otb *o, const arb_otb_event *ev, arb_otb_decision 
   if (!pc) {
     d->warnings |= ARB_OTB_WARN_SENSOR_MISREAD;
     return ARB_OK;
+  }
+  if (o->cand_valid && ARB_PIECE_COLOR(pc) != having_move(o) && o->made_idx < 0) {
+    /* the opponent starts moving: the mover's placement was his move */
+    arb_status st = commit_candidate(o, d);
+    if (st) return st;
   }
   int actor = mover_of_piece(o, pc);
   o->phys[sq] = ARB_NO_PIECE;
@@ -1273,6 +1416,12 @@ static arb_status ev_place(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
   }
   o->phys[sq] = pc;
   o->placed |= (arb_bitboard)1 << sq;
+  if (pc != PIECE_UNKNOWN_PROMO && ARB_PIECE_TYPE(pc) != ARB_PAWN &&
+      ARB_PIECE_TYPE(pc) != ARB_KING && !o->promo_first &&
+      ARB_RANK_OF(sq) == (ARB_PIECE_COLOR(pc) == ARB_WHITE ? 7 : 0) &&
+      (o->lifted & cur(o)->by_type[ARB_PAWN] & cur(o)->by_color[ARB_PIECE_COLOR(pc)] &
+       (ARB_PIECE_COLOR(pc) == ARB_WHITE ? 0x00ff000000000000ULL : 0x000000000000ff00ULL)))
+    o->promo_first = pc; /* a new piece on the promotion square: the choice is made (4.4.4) */
   board_changed(o, ev->t, d);
   return ARB_OK;
 }
@@ -1375,13 +1524,6 @@ static arb_status ev_board(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
       }
     }
   }
-  /* a result gesture: both kings on the centre squares */
-  arb_bitboard centre = ((arb_bitboard)1 << 27) | ((arb_bitboard)1 << 28) |
-                        ((arb_bitboard)1 << 35) | ((arb_bitboard)1 << 36);
-  int kings = 0;
-  for (int sq = 0; sq < 64; sq++)
-    if (((centre >> sq) & 1u) && next[sq] && ARB_PIECE_TYPE(next[sq]) == ARB_KING) kings++;
-  if (kings == 2 && !presence) d->warnings |= ARB_OTB_WARN_RESULT_GESTURE;
   return ARB_OK;
 }
 
@@ -1465,7 +1607,8 @@ static arb_status ev_press(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
     o->clock_paused = 0;
     if (o->timed) arb_clock_resume(&o->clock, o->now);
   }
-  arb_status st = commit_candidate(o, d);
+  arb_status st = ARB_OK;
+  if ((arb_color)by == having_move(o)) st = commit_candidate(o, d); /* the presser's move */
   if (st) return st;
   if (d->restored) return ARB_OK; /* the press belonged to a move the referee did not accept */
   if (o->made_idx >= 0 && o->rec[o->made_idx].pub.by == (arb_color)by)
@@ -1808,7 +1951,7 @@ void arb_otb_free(arb_otb *o) {
   free(o);
 }
 
-arb_status arb_otb_event_apply(arb_otb *o, const arb_otb_event *ev, arb_otb_decision *d) {
+static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decision *d) {
   memset(d, 0, offsetof(arb_otb_decision, obligation));
   memset(&d->made, 0, sizeof *d - offsetof(arb_otb_decision, made));
   d->claim_valid = -1;
@@ -1864,6 +2007,7 @@ arb_status arb_otb_event_apply(arb_otb *o, const arb_otb_event *ev, arb_otb_deci
   case ARB_OTB_BOARD: st = ev_board(o, ev, d); break;
   case ARB_OTB_RELEASE: {
     st = commit_candidate(o, d);
+    if (!st && o->made_idx >= 0) o->rec[o->made_idx].release_logged = 1;
     if (!st && o->castle_intent && o->made_idx < 0) { /* the king released on g1/c1 (4.7.2) */
       const arb_position *p = cur(o);
       arb_square ksq = arb_king_square(p, (arb_color)p->turn);
@@ -1980,6 +2124,12 @@ arb_status arb_otb_event_apply(arb_otb *o, const arb_otb_event *ev, arb_otb_deci
   return d->status;
 }
 
+arb_status arb_otb_event_apply(arb_otb *o, const arb_otb_event *ev, arb_otb_decision *d) {
+  arb_status st = apply_event(o, ev, d);
+  if (o && o->has_game && !d->fen[0]) fill_state(o, d); /* a refusal: the state as it stands */
+  return st;
+}
+
 uint32_t arb_otb_record_count(const arb_otb *o) { return o ? o->nrec : 0; }
 
 arb_status arb_otb_record_at(const arb_otb *o, uint32_t i, arb_otb_record_entry *out) {
@@ -1997,15 +2147,21 @@ static arb_status comment(arb_pgn_writer *w, const char *text) {
 arb_status arb_otb_write_pgn(const arb_otb *o, unsigned flags, arb_pgn_writer *w) {
   if (!o || !o->has_game || !w) return ARB_ERR_ARGUMENT;
   int legal_only = (flags & ARB_OTB_PGN_LEGAL_ONLY) != 0;
-  /* the legal game: from the last illegal move that stands */
+  /* the legal game: up to the first illegal move that stood (what follows it is no legal
+   * continuation, and the position it left may be one no reader accepts) */
   const arb_position *start = &o->start;
-  uint32_t first = 0;
+  uint32_t end = o->nrec;
   if (legal_only)
     for (uint32_t i = 0; i < o->nrec; i++)
-      if (!o->rec[i].pub.annulled && !o->rec[i].pub.legal) start = &o->rec[i].after, first = i + 1;
+      if (!o->rec[i].pub.annulled && !o->rec[i].pub.legal) {
+        end = i;
+        break;
+      }
+  int cut = end < o->nrec;
   arb_pgn_writer_begin_game(w);
   arb_status st;
-  const char *res = arb_result_string(o->over ? o->outcome.result : ARB_RESULT_NONE);
+  arb_result result = o->over && !cut ? o->outcome.result : ARB_RESULT_NONE;
+  const char *res = arb_result_string(result);
   struct {
     const char *n, *v;
   } tags[] = {{"Event", "?"}, {"Site", "?"},  {"Date", "????.??.??"}, {"Round", "?"},
@@ -2037,7 +2193,7 @@ arb_status arb_otb_write_pgn(const arb_otb *o, unsigned flags, arb_pgn_writer *w
   const char *rules = arb_otb_rules_name(o->cfg.rules);
   if ((st = arb_pgn_writer_tag(w, "Rules", 5, rules, strlen(rules)))) return st;
   if ((st = arb_pgn_writer_begin_moves(w))) return st;
-  for (uint32_t i = first; i < o->nrec; i++) {
+  for (uint32_t i = 0; i < end; i++) {
     const entry *e = &o->rec[i];
     char buf[320];
     if (e->pub.annulled) {
@@ -2068,5 +2224,13 @@ arb_status arb_otb_write_pgn(const arb_otb *o, unsigned flags, arb_pgn_writer *w
         return st;
     }
   }
-  return arb_pgn_writer_end_game(w, o->over ? o->outcome.result : ARB_RESULT_NONE);
+  if (cut) {
+    char buf[160];
+    snprintf(buf, sizeof buf,
+             "%s's illegal %s stood here and the game went on from it: the "
+             "record as played has the rest",
+             o->rec[end].pub.by == ARB_WHITE ? "White" : "Black", o->rec[end].pub.san);
+    if ((st = comment(w, buf))) return st;
+  }
+  return arb_pgn_writer_end_game(w, result);
 }

@@ -8,6 +8,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as pathJoin } from 'node:path';
+import { request as httpRequest } from 'node:http';
 import WebSocket from 'ws';
 
 export const ARBITER = process.env.ARBITER || 'build/release/arbiter';
@@ -16,6 +17,28 @@ const EXTRA = (process.env.ARBITER_SERVE_ARGS || '').split(' ').filter(Boolean);
 
 export function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+// HTTP without connection reuse: a fresh connection per request.  fetch() keeps idle
+// connections per origin, and a test's server can get the port an earlier (killed) server had:
+// a pooled connection to the dead one then fails the next request with "fetch failed".
+export function request(url, { method = 'GET', body } = {}) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : Buffer.from(body);
+    const headers = data ? { 'content-length': data.length } : {};
+    const req = httpRequest(url, { method, agent: false, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode, headers: res.headers, text: async () => text, json: async () => JSON.parse(text) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (data) req.write(data);
+    req.end();
+  });
 }
 
 // A scratch folder for one test's database.
@@ -72,7 +95,7 @@ export function cleanup(dir) {
 }
 
 export async function createGame(server, body = {}) {
-  const res = await fetch(`${server.base}/api/games`, {
+  const res = await request(`${server.base}/api/games`, {
     method: 'POST',
     body: JSON.stringify(body),
   });
@@ -83,12 +106,12 @@ export async function createGame(server, body = {}) {
 }
 
 export async function getJson(server, path) {
-  const res = await fetch(`${server.base}${path}`);
+  const res = await request(`${server.base}${path}`);
   return { status: res.status, body: await res.json() };
 }
 
 export async function getText(server, path) {
-  const res = await fetch(`${server.base}${path}`);
+  const res = await request(`${server.base}${path}`);
   return { status: res.status, body: await res.text() };
 }
 

@@ -13,7 +13,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, createGame, join, twoPlayers, play, getJson, getText, pgnCheck, Client, sleep,
-  cleanup,
+  cleanup, request,
 } from './lib.mjs';
 
 const server = await startServer({ args: ['--no-lag-compensation'] });
@@ -387,13 +387,13 @@ test('bad frames are answered or closed, and the server goes on', async () => {
 });
 
 test('HTTP: bad requests are answered with what is wrong', async () => {
-  let res = await fetch(`${server.base}/api/games`, { method: 'POST', body: '{"control":"banana"}' });
+  let res = await request(`${server.base}/api/games`, { method: 'POST', body: '{"control":"banana"}' });
   assert.equal(res.status, 400);
   assert.match((await res.json()).error.message, /control/);
-  res = await fetch(`${server.base}/api/games`, { method: 'POST', body: '{"fen":"8/8/8/8/8/8/8/8 w - - 0 1"}' });
+  res = await request(`${server.base}/api/games`, { method: 'POST', body: '{"fen":"8/8/8/8/8/8/8/8 w - - 0 1"}' });
   assert.equal(res.status, 400);
   assert.match((await res.json()).error.message, /king/);
-  res = await fetch(`${server.base}/api/games`, { method: 'POST', body: 'x'.repeat(10000) });
+  res = await request(`${server.base}/api/games`, { method: 'POST', body: 'x'.repeat(10000) });
   assert.equal(res.status, 413);
   assert.equal((await getJson(server, '/api/games/AAAAAAAA')).status, 404);
   assert.equal((await getJson(server, '/api/nothing')).status, 404);

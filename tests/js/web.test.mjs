@@ -408,7 +408,9 @@ test('the server restarted mid-game: both pages reconnect and the game goes on',
       await white.waitPly(2);
       await playClicks(white, black, ['c2c4', 'e7e6']);
       for (const p of [white, black]) await p.expectPieces({ c4: 'white pawn', d4: 'white pawn', f6: 'black knight', e6: 'black pawn' });
-      const g = await getJson(own, `/api/games/${gameIdOf(white.page)}`);
+      const g = await getJson(own, `/api/games/${gameIdOf(white.page)}`).catch((e) => {
+        throw new Error(`${e.message}: ${e.cause}; server: ${own.log.join("")}`);
+      });
       assert.deepEqual(g.body.moves, ['d4', 'Nf6', 'c4', 'e6']);
     } finally {
       await own.stop();
