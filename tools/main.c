@@ -16,6 +16,7 @@ static void usage(FILE *out) {
                "  referee  game events in (moves, offers, claims, resignation), decisions out\n"
                "  dead     positions in, dead-position and can-each-side-mate verdicts out\n"
                "  pgn      check, convert and filter PGN files, replaying every game\n"
+               "  match    engines against each other, games ended by the laws, Elo and SPRT\n"
                "  serve    the online play server: games in the browser, clocks, SQLite\n"
                "  demo     a short demonstration of the library\n"
                "  version  print the version\n"
@@ -127,6 +128,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "referee")) return arb_cmd_referee(argc - 1, argv + 1);
   if (!strcmp(cmd, "dead")) return arb_cmd_dead(argc - 1, argv + 1);
   if (!strcmp(cmd, "pgn")) return arb_cmd_pgn(argc, argv);
+  if (!strcmp(cmd, "match")) return arb_cmd_match(argc - 1, argv + 1);
   if (!strcmp(cmd, "serve")) return arb_cmd_serve(argc - 1, argv + 1);
   if (!strcmp(cmd, "demo")) return cmd_demo();
   fprintf(stderr, "arbiter: unknown command '%s'\n", cmd);

@@ -1,0 +1,81 @@
+#!/bin/sh
+# Arbiter — MIT licence, see LICENSE.
+# `arbiter match`: engines that misbehave in each way of ENGINES.md 6.5 (mock-engine.sh) and the
+# result the laws give, a short match of two real Debian engines (toga2, glaurung) whose PGN
+# `arbiter pgn check` reads with no error, and --resume after kill -9 ending with the same
+# numbers and the same PGN as an uninterrupted run.
+# usage: match.sh ARBITER
+set -u
+A=$1
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+MOCK="$here/mock-engine.sh"
+TOGA=/usr/games/toga2
+GLAU=/usr/games/glaurung
+
+# mock (White) against toga (Black): one game each
+for m in illegal none a1a1 malformed crash hang garbage crlf castle960; do
+  tc="depth=2"
+  [ "$m" = hang ] && tc="tc=1+0"
+  "$A" match -engine cmd=sh args="$MOCK $m" name=mock -engine cmd=$TOGA name=toga option.OwnBook=false \
+    -each $tc -rounds 1 -pgnout file="$T/$m.pgn" >"$T/$m.out" 2>&1
+  eval "$m=\$(grep ArbiterReason '$T/$m.pgn')"
+done
+check "illegal bestmove: 0-1, named" sh -c "grep -q '0-1 {White played an illegal move (bestmove e2e5 is not legal' '$T/illegal.out'"
+check "bestmove (none): 0-1" sh -c "grep -q 'bestmove (none) in a position with legal moves' '$T/none.out'"
+check "bestmove a1a1: 0-1" sh -c "grep -q 'bestmove a1a1 in a position with legal moves' '$T/a1a1.out'"
+check "malformed bestmove: 0-1" sh -c "grep -q 'bestmove banana is not a move in UCI notation' '$T/malformed.out'"
+check "crash: abandoned, 0-1" sh -c "grep -q '0-1 {White.s engine crashed' '$T/crash.out' && grep -q 'Termination \"abandoned\"' '$T/crash.pgn'"
+check "hang: the flag falls, 0-1, the engine is killed" sh -c "grep -q '0-1 {White.s flag fell' '$T/hang.out' && grep -q 'Termination \"time forfeit\"' '$T/hang.pgn'"
+check "garbage flood: the move after it counts" sh -c "grep -q '1. e4' '$T/garbage.pgn'"
+check "CRLF lines: read" sh -c "grep -q '1. e4' '$T/crlf.pgn'"
+check "castling in 960 notation: named" sh -c "grep -q 'bestmove e1h1 is not legal' '$T/castle960.out'"
+check "no engine process is left" sh -c "! pgrep -f 'mock-engin[e].sh' >/dev/null"
+
+# a flag against a bare king is a draw (FIDE 6.9): the mock hangs in a K+R vs K position
+printf '%s\n' '7k/8/8/8/8/8/8/R3K3 w - - 0 1' >"$T/bare.epd"
+"$A" match -engine cmd=sh args="$MOCK hang" name=mock -engine cmd=$TOGA name=toga option.OwnBook=false \
+  -each tc=1+0 -openings file="$T/bare.epd" format=epd -rounds 1 -pgnout file="$T/bare.pgn" >"$T/bare.out" 2>&1
+check "a flag with the opponent unable to mate: a draw" sh -c "grep -q '1/2-1/2 {White.s flag fell, but the opponent cannot mate' '$T/bare.out'"
+
+# a blocked-pawn dead position ends the game by itself (5.2.2)
+printf '%s\n' '8/8/4k3/1p1p1p1p/1P1P1P1P/8/4K3/8 w - - 0 1' >"$T/dead.epd"
+"$A" match -engine cmd=$TOGA name=toga option.OwnBook=false -engine cmd=$GLAU name=glaurung \
+  option.Threads=1 option.Ponder=false option.OwnBook=false -each depth=3 \
+  -openings file="$T/dead.epd" format=epd -rounds 1 -pgnout file="$T/dead.pgn" >"$T/dead.out" 2>&1
+check "a dead position: a draw by the rules" sh -c "grep -q 'ArbiterTermination \"dead_position\"' '$T/dead.pgn'"
+
+# a short real match, then the same one killed and resumed
+cat >"$T/open.epd" <<'X'
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
+rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1
+rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1
+rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1
+rnbqkbnr/pppppppp/8/8/6P1/8/PPPPPP1P/RNBQKBNR b KQkq - 0 1
+X
+run() {
+  "$A" match -engine cmd=$TOGA name=toga option.OwnBook=false -engine cmd=$GLAU name=glaurung \
+    option.Threads=1 option.Ponder=false option.OwnBook=false -each depth=4 -games 2 -rounds 5 \
+    -openings file="$T/open.epd" format=epd -concurrency 2 -maxmoves 150 "$@"
+}
+run -pgnout file="$T/full.pgn" >"$T/full.out" 2>&1
+check "the match runs to the end" grep -q "Finished match: 10 of 10 games" "$T/full.out"
+"$A" pgn check "$T/full.pgn" >"$T/full.check" 2>&1
+check "its PGN reads back without error" test $? -eq 0
+run -pgnout file="$T/part.pgn" >"$T/part1.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 200 ] && [ "$(cat "$T/part.pgn.journal" 2>/dev/null | wc -l)" -lt 3 ]; do sleep 0.05; i=$((i + 1)); done
+kill -9 $pid
+wait $pid 2>/dev/null
+pkill -9 -f "$TOGA" 2>/dev/null; pkill -9 -f "$GLAU" 2>/dev/null
+check "killed mid-run" sh -c "! grep -q 'Finished match' '$T/part1.out'"
+run -pgnout file="$T/part.pgn" --resume >"$T/part2.out" 2>&1
+check "--resume finishes it" grep -q "Finished match: 10 of 10 games" "$T/part2.out"
+check "... with the same numbers" sh -c "test \"\$(sed -n '/^Finished match/,\$p' '$T/full.out')\" = \"\$(sed -n '/^Finished match/,\$p' '$T/part2.out')\""
+# the same games, moves and results; only the measured times (%emt) are the machine's
+strip() { tr '\n' ' ' <"$1" | sed 's/ \[%emt [^]]*\]//g; s/  */ /g'; }
+strip "$T/full.pgn" >"$T/full.s"
+strip "$T/part.pgn" >"$T/part.s"
+check "... and the same PGN (but the measured times)" cmp -s "$T/full.s" "$T/part.s"
+finish

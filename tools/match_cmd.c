@@ -1,0 +1,855 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * match_cmd.c: `arbiter match` — engines against each other (round robin; with two engines, a
+ * match), every game ended by the laws (the game layer: mate, stalemate, dead positions by proof,
+ * threefold and 50 moves claimed for the engines, fivefold and 75 moves; a flag or an illegal
+ * move a loss, or a draw when the opponent cannot mate), adjudication (-maxmoves) reported as
+ * adjudication.  PGN with %clk, %emt and %eval, a PGN-standard TimeControl and Termination and
+ * tags naming the rule set and the reason.  A journal of finished games makes --resume continue
+ * an interrupted run with the same numbers; statistics (tools/stats.c) every N games and at the
+ * end.  fastchess/cutechess spellings: -engine cmd= name= args= dir= option.X= tc= st= nodes=
+ * depth= timemargin=, -each, -rounds, -games, -repeat, -concurrency, -openings file= format=
+ * order= plies=, -srand, -pgnout, -sprt, -ratinginterval, -maxmoves.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arbiter/arbiter.h"
+#include "stats.h"
+#include "uci.h"
+#include "util.h"
+
+#define MAX_ENGINES 16
+#define MAX_OPTS 32
+
+typedef struct engine_spec {
+  char name[64];
+  const char *cmd, *dir;
+  const char *args[16];
+  uci_option opts[MAX_OPTS];
+  size_t nopts;
+  arb_time_control tc;
+  int timed;
+  int64_t st_ms, margin_ms;
+  int depth;
+  uint64_t nodes;
+  char tc_text[64];
+  int keep; /* restart=off: one process for many games (then a game may depend on the hash
+               the games before it left, and --resume cannot repeat it exactly) */
+} engine_spec;
+
+typedef struct opening {
+  arb_position start;
+  arb_move moves[32];
+  int n;
+} opening;
+
+typedef struct game_rec {
+  int done;
+  arb_result result; /* from White's point of view */
+  int white, black;  /* engine indices */
+  int pair;          /* games 2k and 2k+1 of a pairing: one opening, colours swapped */
+  char *pgn;
+} game_rec;
+
+typedef struct run {
+  engine_spec eng[MAX_ENGINES];
+  int neng;
+  int rounds, games_per, repeat, concurrency;
+  uint64_t seed;
+  opening *openings;
+  int nopen;
+  int maxmoves;
+  arb_ruleset rules;
+  int claims;
+  const char *pgnout, *journal;
+  int rating_interval;
+  int sprt;
+  double elo0, elo1, alpha, beta;
+  stats_model model;
+  /* the schedule */
+  int total;
+  game_rec *g;
+  int next;
+  int finished_since_report;
+  pthread_mutex_t mu;
+  FILE *journal_f;
+} run;
+
+static uint64_t rnd(uint64_t *s) {
+  uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+/* ---- options ---- */
+
+static int parse_engine_kv(engine_spec *e, const char *kv) {
+  const char *eq = strchr(kv, '=');
+  if (!eq) return -1;
+  size_t kl = (size_t)(eq - kv);
+  const char *v = eq + 1;
+#define KEY(k) (kl == strlen(k) && !strncmp(kv, k, kl))
+  if (KEY("cmd")) {
+    e->cmd = v;
+  } else if (KEY("name")) {
+    snprintf(e->name, sizeof e->name, "%s", v);
+  } else if (KEY("dir")) {
+    e->dir = v;
+  } else if (KEY("args")) {
+    char *copy = strdup(v);
+    int n = 0;
+    for (char *t = strtok(copy, " "); t && n < 15; t = strtok(NULL, " "))
+      e->args[n++] = t;
+    e->args[n] = NULL;
+  } else if (!strncmp(kv, "option.", 7) && e->nopts < MAX_OPTS) {
+    char *name = strndup(kv + 7, kl - 7);
+    e->opts[e->nopts++] = (uci_option){name, v};
+  } else if (KEY("tc")) {
+    arb_tc_report rep = {0, ""};
+    if (!strcmp(v, "inf")) {
+      e->timed = 0;
+      return 0;
+    }
+    if (arb_tc_parse(v, strlen(v), ARB_TC_PGN, &e->tc, &rep) != ARB_OK) {
+      fprintf(stderr, "arbiter match: tc=%s: %s\n", v, rep.message);
+      return -1;
+    }
+    e->timed = 1;
+    snprintf(e->tc_text, sizeof e->tc_text, "%s", v);
+  } else if (KEY("st")) {
+    e->st_ms = (int64_t)(atof(v) * 1000);
+  } else if (KEY("nodes")) {
+    e->nodes = strtoull(v, NULL, 10);
+  } else if (KEY("depth")) {
+    e->depth = atoi(v);
+  } else if (KEY("timemargin")) {
+    e->margin_ms = atoll(v);
+  } else if (KEY("restart")) {
+    e->keep = !strcmp(v, "off");
+  } else if (KEY("proto") || KEY("ponder")) {
+    /* uci only; no pondering */
+  } else {
+    return -1;
+  }
+#undef KEY
+  return 0;
+}
+
+static int load_openings(run *r, const char *file, const char *format, int plies,
+                         int random_order) {
+  FILE *f = fopen(file, "r");
+  if (!f) {
+    fprintf(stderr, "arbiter match: %s: %s\n", file, strerror(errno));
+    return -1;
+  }
+  char line[4096];
+  int cap = 0;
+  long lineno = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    line[strcspn(line, "\r\n")] = 0;
+    if (!line[0] || line[0] == '#') continue;
+    if (r->nopen == cap) {
+      cap = cap ? cap * 2 : 64;
+      r->openings = realloc(r->openings, (size_t)cap * sizeof *r->openings);
+    }
+    opening *o = &r->openings[r->nopen];
+    memset(o, 0, sizeof *o);
+    if (!strcmp(format, "epd")) {
+      arb_fen_report rep;
+      if (arb_fen_read(&o->start, line, 0, &rep) != ARB_OK) {
+        fprintf(stderr, "arbiter match: %s:%ld: %s\n", file, lineno, rep.message);
+        fclose(f);
+        return -1;
+      }
+    } else { /* "uci": moves from the initial position, one opening per line */
+      arb_position_startpos(&o->start);
+      arb_position p = o->start;
+      for (char *t = strtok(line, " "); t && o->n < 32 && o->n < plies; t = strtok(NULL, " ")) {
+        if (arb_move_read(&p, t, strlen(t), 0, &o->moves[o->n], NULL) != ARB_OK) {
+          fprintf(stderr, "arbiter match: %s:%ld: %s is not legal\n", file, lineno, t);
+          fclose(f);
+          return -1;
+        }
+        arb_undo u;
+        arb_make_move(&p, o->moves[o->n++], &u);
+      }
+    }
+    if (!arb_has_legal_move(&o->start)) {
+      fprintf(stderr, "arbiter match: %s:%ld: the opening leaves no move\n", file, lineno);
+      fclose(f);
+      return -1;
+    }
+    r->nopen++;
+  }
+  fclose(f);
+  if (random_order)
+    for (int i = r->nopen - 1; i > 0; i--) {
+      int j = (int)(rnd(&r->seed) % (uint64_t)(i + 1));
+      opening t = r->openings[i];
+      r->openings[i] = r->openings[j];
+      r->openings[j] = t;
+    }
+  return r->nopen ? 0 : -1;
+}
+
+/* ---- one game ---- */
+
+typedef struct player {
+  uci_engine *e;
+  int idx;
+} player;
+
+static int ensure_engine(const run *r, player *p, int idx, int thread) {
+  if (p->e && p->idx == idx) return 0;
+  uci_quit(p->e);
+  p->e = NULL;
+  p->idx = idx;
+  const engine_spec *s = &r->eng[idx];
+  uci_config c = {0};
+  c.cmd = s->cmd;
+  c.args = s->args;
+  c.dir = s->dir;
+  c.options = s->opts;
+  c.option_count = s->nopts;
+  char err[256];
+  (void)thread;
+  p->e = uci_start(&c, err, sizeof err);
+  if (!p->e) {
+    fprintf(stderr, "arbiter match: engine %s: %s\n", s->name, err);
+    return -1;
+  }
+  return 0;
+}
+
+typedef struct move_note {
+  arb_move move;
+  int64_t clk, emt;
+  int has_eval, mate, score, depth;
+} move_note;
+
+/* Plays game gi; returns its PGN (malloc'd) and the result. */
+static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result *result,
+                       char *reason, size_t reason_len, char *term, size_t term_len) {
+  const game_rec *gr = &r->g[gi];
+  const opening *op = &r->openings[gr->pair % r->nopen];
+  const engine_spec *spec[2] = {&r->eng[gr->white], &r->eng[gr->black]};
+  player *pl[2] = {pw, pb};
+  arb_game *g = arb_game_new(&op->start, r->rules);
+  for (int i = 0; i < op->n; i++)
+    arb_game_play(g, op->moves[i]);
+  int book = op->n;
+  /* one clock for both, in the engines' own measured time: virtual time t is the sum of the
+   * moves' times, so the machine's load between moves is never charged (time controls of
+   * both engines are the first engine's; the parser makes them equal) */
+  int timed = spec[0]->timed;
+  arb_clock clock;
+  int64_t t = 0;
+  if (timed) {
+    arb_clock_init(&clock, &spec[0]->tc);
+    arb_clock_start(&clock, (arb_color)arb_game_position(g)->turn, 0);
+  }
+  move_note *notes = calloc(600, sizeof *notes);
+  int nn = 0;
+  snprintf(term, term_len, "normal");
+  reason[0] = 0;
+  *result = ARB_RESULT_NONE;
+  int ended = 0;
+  const char *arbiter_term = "";
+  while (!ended) {
+    arb_outcome oc = arb_game_outcome(g);
+    if (oc.result != ARB_RESULT_NONE) {
+      *result = oc.result;
+      snprintf(reason, reason_len, "%s", arb_termination_name(oc.termination));
+      arbiter_term = arb_termination_name(oc.termination);
+      break;
+    }
+    arb_color side = (arb_color)arb_game_position(g)->turn;
+    if (r->claims && arb_game_claim_correct(g, ARB_CLAIM_THREEFOLD, ARB_MOVE_NONE)) {
+      *result = ARB_RESULT_DRAW;
+      snprintf(reason, reason_len, "threefold repetition, claimed for the engines (FIDE 9.2)");
+      arbiter_term = "threefold_repetition";
+      break;
+    }
+    if (r->claims && arb_game_claim_correct(g, ARB_CLAIM_FIFTY, ARB_MOVE_NONE)) {
+      *result = ARB_RESULT_DRAW;
+      snprintf(reason, reason_len, "50 moves, claimed for the engines (FIDE 9.3)");
+      arbiter_term = "fifty_moves";
+      break;
+    }
+    if (r->maxmoves && arb_game_ply_count(g) - book >= 2 * r->maxmoves) {
+      *result = ARB_RESULT_DRAW;
+      snprintf(reason, reason_len, "adjudicated a draw after %d moves (-maxmoves)", r->maxmoves);
+      snprintf(term, term_len, "adjudication");
+      arbiter_term = "adjudication_maxmoves";
+      break;
+    }
+    const engine_spec *s = spec[side];
+    uci_limits lim = {0};
+    if (timed) {
+      lim.timed = 1;
+      lim.wtime = arb_clock_remaining(&clock, ARB_WHITE, t);
+      lim.btime = arb_clock_remaining(&clock, ARB_BLACK, t);
+      int per = arb_clock_period(&clock, side);
+      lim.winc = lim.binc = s->tc.periods[per].increment_ms;
+      if (s->tc.periods[per].moves)
+        lim.movestogo = (int)(s->tc.periods[per].moves -
+                              arb_clock_moves(&clock, side) % s->tc.periods[per].moves);
+      lim.deadline_ms = (side == ARB_WHITE ? lim.wtime : lim.btime) + s->margin_ms;
+    }
+    lim.movetime = s->st_ms;
+    lim.depth = s->depth;
+    lim.nodes = s->nodes;
+    if (s->st_ms) lim.deadline_ms = s->st_ms + (s->margin_ms ? s->margin_ms : 1000);
+    int n = arb_game_ply_count(g);
+    arb_move *mv = malloc((size_t)(n + 1) * sizeof *mv);
+    for (int i = 0; i < n; i++)
+      mv[i] = arb_game_move_at(g, i + 1); /* 1-based */
+    uci_result ur;
+    uci_status st = uci_go(pl[side]->e, &op->start, mv, n, op->start.chess960, &lim, &ur);
+    free(mv);
+    const char *who = side == ARB_WHITE ? "White" : "Black";
+    arb_color opp = (arb_color)!side;
+    if (st == UCI_OK && timed) {
+      /* the margin forgives a late answer once, never carries a negative balance */
+      int64_t left = arb_clock_remaining(&clock, side, t), used = ur.elapsed_ms;
+      if (used > left && used <= left + s->margin_ms) used = left;
+      t += used;
+      arb_press_info info;
+      arb_clock_press(&clock, side, t, 0, &info);
+      if (info.late) st = UCI_TIMEOUT;
+    }
+    if (st != UCI_OK) {
+      const arb_position *p = arb_game_position(g);
+      int cannot = arb_cannot_mate(p, opp);
+      *result = cannot ? ARB_RESULT_DRAW
+                       : (opp == ARB_WHITE ? ARB_RESULT_WHITE_WINS : ARB_RESULT_BLACK_WINS);
+      if (st == UCI_TIMEOUT && !timed) st = UCI_STALLED; /* the watchdog of a node/depth limit */
+      if (st == UCI_TIMEOUT) {
+        snprintf(term, term_len, "time forfeit");
+        arbiter_term = cannot ? "flag_fall_cannot_mate" : "flag_fall";
+        snprintf(reason, reason_len, "%s's flag fell%s (FIDE 6.9)", who,
+                 cannot ? ", but the opponent cannot mate by any series of legal moves: a draw"
+                        : "");
+      } else if (st == UCI_CRASHED || st == UCI_STALLED) {
+        snprintf(term, term_len, "abandoned");
+        arbiter_term = st == UCI_CRASHED ? "crash" : "stall";
+        *result = opp == ARB_WHITE ? ARB_RESULT_WHITE_WINS : ARB_RESULT_BLACK_WINS;
+        snprintf(reason, reason_len, "%s's engine %s: %s", who, uci_status_name(st), ur.message);
+        uci_quit(pl[side]->e);
+        pl[side]->e = NULL;
+        pl[side]->idx = -1;
+      } else {
+        snprintf(term, term_len, "rules infraction");
+        arbiter_term = cannot ? "illegal_move_cannot_mate" : "illegal_move";
+        snprintf(reason, reason_len, "%s played an illegal move (%s)%s (FIDE 7.5.5)", who,
+                 ur.message, cannot ? "; the opponent cannot mate: a draw" : "");
+      }
+      break;
+    }
+    move_note *mn = &notes[nn < 599 ? nn++ : nn];
+    mn->move = ur.move;
+    mn->emt = ur.elapsed_ms;
+    mn->clk = timed ? arb_clock_remaining(&clock, side, t) : -1;
+    mn->has_eval = ur.has_score;
+    mn->mate = ur.mate;
+    mn->score = ur.score;
+    mn->depth = ur.depth;
+    arb_game_play(g, ur.move);
+    if (nn >= 599) {
+      *result = ARB_RESULT_DRAW;
+      snprintf(term, term_len, "adjudication");
+      arbiter_term = "adjudication_length";
+      snprintf(reason, reason_len, "600 plies: stopped");
+      break;
+    }
+  }
+  /* the PGN */
+  arb_pgn_writer *w = arb_pgn_writer_new(0);
+  arb_pgn_writer_begin_game(w);
+  char v[256];
+  time_t tt = time(NULL);
+  struct tm tm;
+  gmtime_r(&tt, &tm);
+#define TAG(n, ...)                                                                                \
+  do {                                                                                             \
+    snprintf(v, sizeof v, __VA_ARGS__);                                                            \
+    arb_pgn_writer_tag(w, n, strlen(n), v, strlen(v));                                             \
+  } while (0)
+  TAG("Event", "arbiter match");
+  TAG("Site", "?");
+  TAG("Date", "%04d.%02d.%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+  TAG("Round", "%d", gi + 1);
+  TAG("White", "%s", spec[0]->name);
+  TAG("Black", "%s", spec[1]->name);
+  TAG("Result", "%s", arb_result_string(*result));
+  arb_position init;
+  arb_position_startpos(&init);
+  if (memcmp(&init, &op->start, sizeof init)) {
+    char fen[ARB_FEN_MAX];
+    arb_fen_write(&op->start, fen, sizeof fen, 0);
+    TAG("SetUp", "1");
+    TAG("FEN", "%s", fen);
+    if (op->start.chess960) TAG("Variant", "Chess960");
+  }
+  if (timed && arb_tc_write(&spec[0]->tc, ARB_TC_PGN, v, sizeof v) > 0)
+    arb_pgn_writer_tag(w, "TimeControl", 11, v, strlen(v));
+  else
+    TAG("TimeControl", "-");
+  TAG("PlyCount", "%d", arb_game_ply_count(g));
+  TAG("Termination", "%s", term);
+  TAG("ArbiterRuleset", "%s", arb_rules_get(r->rules)->name);
+  TAG("ArbiterTermination", "%s", arbiter_term);
+  TAG("ArbiterReason", "%s", reason);
+  TAG("Opening", "%d", gr->pair % r->nopen + 1);
+#undef TAG
+  arb_pgn_writer_begin_moves(w);
+  for (int i = 0; i < arb_game_ply_count(g); i++) {
+    arb_pgn_writer_move_to(w, arb_game_position_at(g, i), arb_game_move_at(g, i + 1),
+                           arb_game_position_at(g, i + 1));
+    if (i < book) {
+      if (i == book - 1) arb_pgn_writer_comment(w, "book", 4);
+      continue;
+    }
+    const move_note *m = &notes[i - book];
+    char c[160], clk[32];
+    size_t k = 0;
+    if (m->has_eval) {
+      if (m->mate)
+        k += (size_t)snprintf(c + k, sizeof c - k, "[%%eval #%d,%d] ", m->mate ? m->score : 0,
+                              m->depth);
+      else
+        k += (size_t)snprintf(
+            c + k, sizeof c - k, "[%%eval %.2f,%d] ",
+            (arb_game_position_at(g, i)->turn == ARB_WHITE ? 1 : -1) * m->score / 100.0, m->depth);
+    }
+    if (m->clk >= 0) {
+      arb_pgn_clock_write(m->clk, clk, sizeof clk);
+      k += (size_t)snprintf(c + k, sizeof c - k, "[%%clk %s] ", clk);
+    }
+    arb_pgn_clock_write(m->emt, clk, sizeof clk);
+    k += (size_t)snprintf(c + k, sizeof c - k, "[%%emt %s]", clk);
+    arb_pgn_writer_comment(w, c, k);
+  }
+  if (reason[0]) arb_pgn_writer_comment(w, reason, strlen(reason));
+  arb_pgn_writer_end_game(w, *result);
+  size_t wl;
+  const char *data = arb_pgn_writer_data(w, &wl);
+  char *pgn = malloc(wl + 1);
+  memcpy(pgn, data, wl + 1);
+  arb_pgn_writer_free(w);
+  arb_game_free(g);
+  free(notes);
+  return pgn;
+}
+
+/* ---- the run ---- */
+
+/* A pairing's score for engine a against engine b so far, in game order. */
+static void tally(const run *r, int a, int b, uint64_t wdl[3], uint64_t penta[STATS_PENTA]) {
+  memset(wdl, 0, 3 * sizeof *wdl);
+  memset(penta, 0, STATS_PENTA * sizeof *penta);
+  for (int i = 0; i < r->total; i++) {
+    const game_rec *g = &r->g[i];
+    if (!g->done) continue;
+    if (!((g->white == a && g->black == b) || (g->white == b && g->black == a))) continue;
+    double sa = g->result == ARB_RESULT_DRAW                              ? 0.5
+                : (g->result == ARB_RESULT_WHITE_WINS) == (g->white == a) ? 1
+                                                                          : 0;
+    wdl[sa == 1 ? 0 : sa == 0.5 ? 1 : 2]++;
+    /* a pair: this game and its partner (same opening, colours swapped) both done */
+    if (r->games_per == 2 && i % 2 == 1 && r->g[i - 1].done) {
+      const game_rec *h = &r->g[i - 1];
+      double sb = h->result == ARB_RESULT_DRAW                              ? 0.5
+                  : (h->result == ARB_RESULT_WHITE_WINS) == (h->white == a) ? 1
+                                                                            : 0;
+      double sum = sa + sb;
+      int cell = sum == 0     ? STATS_LL
+                 : sum == 0.5 ? STATS_LD
+                 : sum == 1.5 ? STATS_WD
+                 : sum == 2   ? STATS_WW
+                              : (sa == 0.5 ? STATS_DD : STATS_WL);
+      penta[cell]++;
+    }
+  }
+}
+
+static void report(const run *r, FILE *out) {
+  for (int a = 0; a < r->neng; a++)
+    for (int b = a + 1; b < r->neng; b++) {
+      uint64_t wdl[3], penta[STATS_PENTA];
+      tally(r, a, b, wdl, penta);
+      uint64_t n = wdl[0] + wdl[1] + wdl[2];
+      if (!n) continue;
+      stats_elo e;
+      uint64_t pairs = 0;
+      for (int i = 0; i < STATS_PENTA; i++)
+        pairs += penta[i];
+      int use_penta = pairs > 0;
+      if (use_penta)
+        stats_elo_penta(penta, &e);
+      else
+        stats_elo_wdl(wdl[0], wdl[1], wdl[2], &e);
+      fprintf(out, "Results of %s vs %s (%s):\n", r->eng[a].name, r->eng[b].name,
+              r->eng[a].timed   ? r->eng[a].tc_text
+              : r->eng[a].nodes ? "nodes"
+              : r->eng[a].depth ? "depth"
+                                : "movetime");
+      if (e.degenerate)
+        fprintf(out, "Elo: %s %.2f (one-sided 95%%, %s), nElo: -\n", e.score >= 0.5 ? ">" : "<",
+                e.elo, use_penta ? "pentanomial" : "trinomial");
+      else
+        fprintf(out, "Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f (%s)\n", e.elo, e.elo_error, e.nelo,
+                e.nelo_error, use_penta ? "pentanomial" : "trinomial");
+      fprintf(out, "LOS: %.2f %%, DrawRatio: %.2f %%\n", e.los * 100,
+              use_penta ? 100.0 * (double)(penta[STATS_WL] + penta[STATS_DD]) / (double)pairs
+                        : 100.0 * (double)wdl[1] / (double)n);
+      fprintf(out, "Games: %llu, Wins: %llu, Losses: %llu, Draws: %llu, Points: %.1f (%.2f %%)\n",
+              (unsigned long long)n, (unsigned long long)wdl[0], (unsigned long long)wdl[2],
+              (unsigned long long)wdl[1], (double)wdl[0] + (double)wdl[1] / 2,
+              100.0 * ((double)wdl[0] + (double)wdl[1] / 2) / (double)n);
+      if (use_penta)
+        fprintf(out, "Ptnml(0-2): [%llu, %llu, %llu, %llu, %llu], WL/DD Ratio: %.2f\n",
+                (unsigned long long)penta[STATS_LL], (unsigned long long)penta[STATS_LD],
+                (unsigned long long)(penta[STATS_WL] + penta[STATS_DD]),
+                (unsigned long long)penta[STATS_WD], (unsigned long long)penta[STATS_WW],
+                penta[STATS_DD] ? (double)penta[STATS_WL] / (double)penta[STATS_DD] : 0.0);
+      if (r->sprt) {
+        double lo, hi;
+        stats_sprt_bounds(r->alpha, r->beta, &lo, &hi);
+        double llr = use_penta ? stats_llr_penta(penta, r->elo0, r->elo1, r->model)
+                               : stats_llr_wdl(wdl[0], wdl[1], wdl[2], r->elo0, r->elo1, r->model);
+        fprintf(out, "LLR: %.2f (%.1f%%) (%.2f, %.2f) [%.2f, %.2f] (%s)\n", llr,
+                100 * (llr >= 0 ? llr / hi : -llr / lo), lo, hi, r->elo0, r->elo1,
+                stats_model_name(r->model));
+      }
+    }
+  fflush(out);
+}
+
+/* Appends a finished game to the journal (one JSON line: index, result, PGN) and syncs it. */
+static void journal_write(run *r, int gi) {
+  if (!r->journal_f) return;
+  const game_rec *g = &r->g[gi];
+  fprintf(r->journal_f, "{\"i\":%d,\"result\":\"%s\",\"pgn\":\"", gi, arb_result_string(g->result));
+  for (const char *c = g->pgn; *c; c++) {
+    if (*c == '"' || *c == '\\')
+      fputc('\\', r->journal_f), fputc(*c, r->journal_f);
+    else if (*c == '\n')
+      fputs("\\n", r->journal_f);
+    else
+      fputc(*c, r->journal_f);
+  }
+  fputs("\"}\n", r->journal_f);
+  fflush(r->journal_f);
+  fsync(fileno(r->journal_f));
+}
+
+static int journal_load(run *r) {
+  FILE *f = fopen(r->journal, "r");
+  if (!f) return 0;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  int loaded = 0;
+  while ((n = getline(&line, &cap, f)) > 0) {
+    int gi;
+    char res[16];
+    if (sscanf(line, "{\"i\":%d,\"result\":\"%15[^\"]\"", &gi, res) != 2 || gi < 0 ||
+        gi >= r->total || line[n - 1] != '\n')
+      continue; /* a line cut by the crash: that game is played again */
+    char *p = strstr(line, "\"pgn\":\"");
+    if (!p) continue;
+    p += 7;
+    char *pgn = malloc((size_t)n), *w = pgn;
+    for (; *p && !(*p == '"' && p[1] == '}'); p++) {
+      if (*p == '\\' && p[1]) {
+        p++;
+        *w++ = *p == 'n' ? '\n' : *p;
+      } else {
+        *w++ = *p;
+      }
+    }
+    *w = 0;
+    game_rec *g = &r->g[gi];
+    arb_pgn_result_parse(res, strlen(res), &g->result);
+    free(g->pgn);
+    g->pgn = pgn;
+    if (!g->done) loaded++;
+    g->done = 1;
+  }
+  free(line);
+  fclose(f);
+  return loaded;
+}
+
+typedef struct worker {
+  run *r;
+  int id;
+} worker;
+
+static void *work(void *arg) {
+  worker *wk = arg;
+  run *r = wk->r;
+  player pw = {NULL, -1}, pb = {NULL, -1};
+  player *hold[2] = {&pw, &pb};
+  for (;;) {
+    pthread_mutex_lock(&r->mu);
+    while (r->next < r->total && r->g[r->next].done)
+      r->next++;
+    int gi = r->next < r->total ? r->next++ : -1;
+    pthread_mutex_unlock(&r->mu);
+    if (gi < 0) break;
+    game_rec *g = &r->g[gi];
+    /* the engine processes this thread keeps: one per side of the pairing */
+    player *a = hold[0]->idx == g->black || hold[1]->idx == g->white ? hold[1] : hold[0];
+    player *b = a == hold[0] ? hold[1] : hold[0];
+    if (ensure_engine(r, a, g->white, wk->id) || ensure_engine(r, b, g->black, wk->id)) {
+      fprintf(stderr, "arbiter match: game %d not played\n", gi + 1);
+      continue;
+    }
+    char e1[256];
+    if (uci_new_game(a->e, 0, e1, sizeof e1) || uci_new_game(b->e, 0, e1, sizeof e1)) {
+      fprintf(stderr, "arbiter match: game %d: %s\n", gi + 1, e1);
+    }
+    char reason[256], term[32];
+    arb_result res;
+    char *pgn = play_game(r, gi, a, b, &res, reason, sizeof reason, term, sizeof term);
+    pthread_mutex_lock(&r->mu);
+    g->result = res;
+    g->pgn = pgn;
+    g->done = 1;
+    journal_write(r, gi);
+    /* fresh processes for every game unless restart=off: a game's moves never depend on the
+     * games before it, so --resume repeats the run exactly */
+    for (int k = 0; k < 2; k++)
+      if (hold[k]->idx >= 0 && !r->eng[hold[k]->idx].keep) {
+        uci_quit(hold[k]->e);
+        hold[k]->e = NULL;
+        hold[k]->idx = -1;
+      }
+    fprintf(stdout, "Finished game %d (%s vs %s): %s {%s}\n", gi + 1, r->eng[g->white].name,
+            r->eng[g->black].name, arb_result_string(res), reason);
+    if (r->rating_interval && ++r->finished_since_report >= r->rating_interval) {
+      r->finished_since_report = 0;
+      report(r, stdout);
+    }
+    fflush(stdout);
+    pthread_mutex_unlock(&r->mu);
+  }
+  uci_quit(pw.e);
+  uci_quit(pb.e);
+  return NULL;
+}
+
+static void match_usage(FILE *out) {
+  fprintf(
+      out,
+      "usage: arbiter match -engine cmd=PROG [name=N] [args=\"A B\"] [dir=D] [option.X=V]\n"
+      "                     -engine ... [-each tc=TC|st=S|nodes=N|depth=D timemargin=MS ...]\n"
+      "                     [-rounds N] [-games 1|2] [-repeat] [-concurrency N] [-srand SEED]\n"
+      "                     [-openings file=F format=epd|uci order=sequential|random plies=N]\n"
+      "                     [-pgnout file=F] [-journal F] [--resume] [-ratinginterval N]\n"
+      "                     [-maxmoves N] [-sprt elo0=E0 elo1=E1 alpha=A beta=B\n"
+      "                      model=normalized|logistic|bayesian] [--rules fide|uscf|online]\n"
+      "                     [--claims auto|off]\n"
+      "\n"
+      "Engines play each other (round robin; with -games 2 every opening is played with both\n"
+      "colours).  Every game ends by the laws: mate, stalemate, a dead position (by proof),\n"
+      "threefold and 50 moves claimed for the engines (--claims off: on to fivefold and 75),\n"
+      "a flag or an illegal move a loss, or a draw when the opponent cannot mate by any series\n"
+      "of legal moves; -maxmoves N (moves after the opening) adjudicates a draw, reported as\n"
+      "adjudication.  TC: seconds, as fastchess and the PGN TimeControl tag (10+0.1, 40/60,\n"
+      "40/5400+30:1800+30, inf); the clock runs in the time each engine used, so machine load\n"
+      "between moves is not charged.  PGN: %%clk, %%emt and %%eval after each move,\n"
+      "Termination, ArbiterRuleset/ArbiterTermination/ArbiterReason.  The journal (default\n"
+      "PGNOUT.journal) keeps every finished game; --resume continues from it with the same\n"
+      "numbers; the PGN file is written in game order.\n");
+}
+
+int arb_cmd_match(int argc, char **argv) {
+  signal(SIGPIPE, SIG_IGN);
+  run *r = calloc(1, sizeof *r);
+  r->rounds = 1;
+  r->games_per = 1;
+  r->concurrency = 1;
+  r->seed = 1;
+  r->rules = ARB_RULES_FIDE;
+  r->claims = 1;
+  r->alpha = r->beta = 0.05;
+  const char *open_file = NULL, *open_format = "epd";
+  int open_random = 0, open_plies = 32, resume = 0;
+  engine_spec each = {0};
+  const char *each_kv[32];
+  int neach = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      match_usage(stdout);
+      return 0;
+    }
+    if (!strcmp(a, "-engine") || !strcmp(a, "-each")) {
+      int is_each = !strcmp(a, "-each");
+      if (!is_each && r->neng == MAX_ENGINES)
+        return fprintf(stderr, "arbiter match: too many engines\n"), 2;
+      engine_spec *e = is_each ? &each : &r->eng[r->neng++];
+      while (i + 1 < argc && argv[i + 1][0] != '-') {
+        if (is_each && neach < 32) each_kv[neach++] = argv[i + 1];
+        if (parse_engine_kv(e, argv[++i])) {
+          fprintf(stderr, "arbiter match: bad engine setting '%s'\n", argv[i]);
+          return 2;
+        }
+      }
+    } else if (!strcmp(a, "-rounds") && i + 1 < argc) {
+      r->rounds = atoi(argv[++i]);
+    } else if (!strcmp(a, "-games") && i + 1 < argc) {
+      r->games_per = atoi(argv[++i]);
+    } else if (!strcmp(a, "-repeat")) {
+      r->games_per = 2;
+    } else if (!strcmp(a, "-concurrency") && i + 1 < argc) {
+      r->concurrency = atoi(argv[++i]);
+    } else if (!strcmp(a, "-srand") && i + 1 < argc) {
+      r->seed = strtoull(argv[++i], NULL, 10);
+    } else if (!strcmp(a, "-maxmoves") && i + 1 < argc) {
+      r->maxmoves = atoi(argv[++i]);
+    } else if (!strcmp(a, "-ratinginterval") && i + 1 < argc) {
+      r->rating_interval = atoi(argv[++i]);
+    } else if (!strcmp(a, "-journal") && i + 1 < argc) {
+      r->journal = argv[++i];
+    } else if (!strcmp(a, "--resume") || !strcmp(a, "-resume")) {
+      resume = 1;
+    } else if (!strcmp(a, "--rules") && i + 1 < argc) {
+      if (arb_rules_parse(argv[++i], &r->rules))
+        return fprintf(stderr, "arbiter match: unknown rules\n"), 2;
+    } else if (!strcmp(a, "--claims") && i + 1 < argc) {
+      r->claims = strcmp(argv[++i], "off") != 0;
+    } else if (!strcmp(a, "-pgnout") || !strcmp(a, "-openings") || !strcmp(a, "-sprt")) {
+      while (i + 1 < argc && argv[i + 1][0] != '-') {
+        const char *kv = argv[++i];
+        const char *v = strchr(kv, '=');
+        v = v ? v + 1 : kv;
+        if (!strcmp(a, "-pgnout")) {
+          if (!strncmp(kv, "file=", 5) || !strchr(kv, '=')) r->pgnout = v;
+        } else if (!strcmp(a, "-openings")) {
+          if (!strncmp(kv, "file=", 5))
+            open_file = v;
+          else if (!strncmp(kv, "format=", 7))
+            open_format = v;
+          else if (!strncmp(kv, "order=", 6))
+            open_random = !strcmp(v, "random");
+          else if (!strncmp(kv, "plies=", 6))
+            open_plies = atoi(v);
+        } else {
+          r->sprt = 1;
+          if (!strncmp(kv, "elo0=", 5))
+            r->elo0 = atof(v);
+          else if (!strncmp(kv, "elo1=", 5))
+            r->elo1 = atof(v);
+          else if (!strncmp(kv, "alpha=", 6))
+            r->alpha = atof(v);
+          else if (!strncmp(kv, "beta=", 5))
+            r->beta = atof(v);
+          else if (!strncmp(kv, "model=", 6) && stats_model_parse(v, &r->model))
+            return fprintf(stderr, "arbiter match: unknown SPRT model '%s'\n", v), 2;
+        }
+      }
+    } else {
+      fprintf(stderr, "arbiter match: unexpected argument '%s'\n", a);
+      match_usage(stderr);
+      return 2;
+    }
+  }
+  if (r->neng < 2) {
+    fprintf(stderr, "arbiter match: needs two engines (-engine cmd=...)\n");
+    return 2;
+  }
+  for (int k = 0; k < r->neng; k++) {
+    engine_spec *e = &r->eng[k];
+    for (int j = 0; j < neach; j++)
+      parse_engine_kv(e, each_kv[j]);
+    if (!e->cmd) return fprintf(stderr, "arbiter match: engine %d has no cmd=\n", k + 1), 2;
+    if (!e->name[0]) snprintf(e->name, sizeof e->name, "%s", e->cmd);
+    if (!e->timed && !e->st_ms && !e->nodes && !e->depth)
+      return fprintf(stderr, "arbiter match: engine %s has no limit (tc=, st=, nodes= or depth=)\n",
+                     e->name),
+             2;
+    if (e->timed != r->eng[0].timed || (e->timed && memcmp(&e->tc, &r->eng[0].tc, sizeof e->tc)))
+      return fprintf(stderr, "arbiter match: the engines need the same time control\n"), 2;
+  }
+  if (r->games_per < 1 || r->games_per > 2 || r->rounds < 1 || r->concurrency < 1)
+    return fprintf(stderr, "arbiter match: -games 1|2, -rounds and -concurrency at least 1\n"), 2;
+  if (open_file) {
+    if (load_openings(r, open_file, open_format, open_plies, open_random)) return 2;
+  } else {
+    r->openings = calloc(1, sizeof *r->openings);
+    arb_position_startpos(&r->openings[0].start);
+    r->nopen = 1;
+  }
+  /* the schedule, fixed before play: pairing, colours, opening per game */
+  int npair = r->neng * (r->neng - 1) / 2;
+  r->total = r->rounds * npair * r->games_per;
+  r->g = calloc((size_t)r->total, sizeof *r->g);
+  int gi = 0, pairno = 0;
+  for (int round = 0; round < r->rounds; round++)
+    for (int a = 0; a < r->neng; a++)
+      for (int b = a + 1; b < r->neng; b++, pairno++)
+        for (int k = 0; k < r->games_per; k++, gi++) {
+          r->g[gi].white = k == 0 ? a : b;
+          r->g[gi].black = k == 0 ? b : a;
+          r->g[gi].pair = pairno;
+        }
+  char jpath[1024];
+  if (!r->journal) {
+    snprintf(jpath, sizeof jpath, "%s.journal", r->pgnout ? r->pgnout : "match.pgn");
+    r->journal = jpath;
+  }
+  if (resume) {
+    int n = journal_load(r);
+    fprintf(stdout, "Resuming: %d finished games from %s\n", n, r->journal);
+  } else {
+    remove(r->journal);
+  }
+  r->journal_f = fopen(r->journal, "a");
+  if (!r->journal_f) {
+    fprintf(stderr, "arbiter match: %s: %s\n", r->journal, strerror(errno));
+    return 2;
+  }
+  pthread_mutex_init(&r->mu, NULL);
+  int nt = r->concurrency;
+  pthread_t th[64];
+  worker wk[64];
+  if (nt > 64) nt = 64;
+  for (int i = 0; i < nt; i++) {
+    wk[i] = (worker){r, i};
+    pthread_create(&th[i], NULL, work, &wk[i]);
+  }
+  for (int i = 0; i < nt; i++)
+    pthread_join(th[i], NULL);
+  fclose(r->journal_f);
+  int done = 0;
+  if (r->pgnout) { /* in game order, whatever the concurrency */
+    FILE *f = fopen(r->pgnout, "w");
+    if (!f) {
+      fprintf(stderr, "arbiter match: %s: %s\n", r->pgnout, strerror(errno));
+      return 2;
+    }
+    for (int i = 0; i < r->total; i++)
+      if (r->g[i].done && r->g[i].pgn) fputs(r->g[i].pgn, f);
+    fclose(f);
+  }
+  for (int i = 0; i < r->total; i++)
+    done += r->g[i].done;
+  fprintf(stdout, "Finished match: %d of %d games\n", done, r->total);
+  report(r, stdout);
+  return done == r->total ? 0 : 1;
+}
