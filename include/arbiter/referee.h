@@ -305,6 +305,13 @@ ARB_API uint32_t arb_referee_record_count(const arb_referee *ref);
 /* Entry i (0-based); ARB_ERR_ARGUMENT out of range (then *out is untouched). */
 ARB_API arb_status arb_referee_record_at(const arb_referee *ref, uint32_t i, arb_ref_entry *out);
 
+/* ---- The end in words ---- */
+
+/* Why the game ended, for a person ("Checkmate: Black wins", "Draw: White ran out of time, but
+ * Black cannot checkmate by any sequence of legal moves", "Game aborted by White", ...);
+ * "" while the game goes on.  snprintf convention. */
+ARB_API int arb_referee_end_words(const arb_referee *ref, char *buf, size_t size);
+
 /* ---- The game as PGN ---- */
 
 #define ARB_REF_PGN_EMT 1u /* also [%emt] (time spent) after each move of a timed game */
