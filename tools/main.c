@@ -17,6 +17,7 @@ static void usage(FILE *out) {
                "  dead     positions in, dead-position and can-each-side-mate verdicts out\n"
                "  pgn      check, convert and filter PGN files, replaying every game\n"
                "  match    engines against each other, games ended by the laws, Elo and SPRT\n"
+               "  readjudicate  re-derive game endings from PGN by the laws; list disagreements\n"
                "  play     a game in the terminal against an engine or a second person\n"
                "  serve    the online play server: games in the browser, clocks, SQLite\n"
                "  demo     a short demonstration of the library\n"
@@ -130,6 +131,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "dead")) return arb_cmd_dead(argc - 1, argv + 1);
   if (!strcmp(cmd, "pgn")) return arb_cmd_pgn(argc, argv);
   if (!strcmp(cmd, "match")) return arb_cmd_match(argc - 1, argv + 1);
+  if (!strcmp(cmd, "readjudicate")) return arb_cmd_readjudicate(argc - 1, argv + 1);
   if (!strcmp(cmd, "play")) return arb_cmd_play(argc - 1, argv + 1);
   if (!strcmp(cmd, "serve")) return arb_cmd_serve(argc - 1, argv + 1);
   if (!strcmp(cmd, "demo")) return cmd_demo();

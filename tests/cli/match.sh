@@ -78,4 +78,53 @@ strip() { tr '\n' ' ' <"$1" | sed 's/ \[%emt [^]]*\]//g; s/  */ /g'; }
 strip "$T/full.pgn" >"$T/full.s"
 strip "$T/part.pgn" >"$T/part.s"
 check "... and the same PGN (but the measured times)" cmp -s "$T/full.s" "$T/part.s"
+
+# readjudicate: our own PGN agrees with the laws; crafted games that do not are listed
+"$A" readjudicate "$T/full.pgn" "$T/bare.pgn" "$T/dead.pgn" >"$T/rj.out" 2>&1
+check "readjudicate: our games agree with the laws" test $? -eq 0
+cat >"$T/wrong.pgn" <<'X'
+[Event "a loss on time against a bare knight"]
+[White "A"]
+[Black "B"]
+[SetUp "1"]
+[FEN "8/8/8/4k3/8/8/8/4K1N1 b - - 0 1"]
+[Result "1-0"]
+[Termination "time forfeit"]
+
+1... Kd5 { Black loses on time } 1-0
+
+[Event "fastchess style: a win on time that stands"]
+[White "A"]
+[Black "B"]
+[SetUp "1"]
+[FEN "8/8/8/4k3/8/8/8/R3K3 b - - 0 1"]
+[Result "1-0"]
+
+1... Kd5 { Black loses on time } 1-0
+
+[Event "a win scored in a dead position"]
+[White "A"]
+[Black "B"]
+[SetUp "1"]
+[FEN "8/8/4k3/1p1p1p1p/1P1P1P1P/8/4K3/8 w - - 0 1"]
+[Result "1-0"]
+
+1. Kd3 Kd6 1-0
+
+[Event "an illegal move against a bare king"]
+[White "A"]
+[Black "B"]
+[SetUp "1"]
+[FEN "8/8/8/4k3/8/8/8/4K3 w - - 0 1"]
+[Result "0-1"]
+[Termination "rules infraction"]
+
+0-1
+X
+"$A" readjudicate "$T/wrong.pgn" >"$T/rj2.out" 2>&1
+check "readjudicate: exit 1 when games disagree" test $? -eq 1
+check "readjudicate: the bare knight's win on time is a draw" grep -q "game 1 (A - B): scored 1-0, the laws give 1/2-1/2" "$T/rj2.out"
+check "readjudicate: the rook's win on time stands" sh -c "! grep -q '^game 2 ' '$T/rj2.out'"
+check "readjudicate: a dead position is a draw" grep -q "game 3 (A - B): scored 1-0, the laws give 1/2-1/2" "$T/rj2.out"
+check "readjudicate: 4 games, 3 disagree" grep -q "4 games, 4 checked, 3 disagree" "$T/rj2.out"
 finish
