@@ -42,8 +42,12 @@ typedef struct engine_spec {
   int depth;
   uint64_t nodes;
   char tc_text[64];
-  int keep; /* restart=off: one process for many games (then a game may depend on the hash
-               the games before it left, and --resume cannot repeat it exactly) */
+  char *args_copy;           /* owned: the args= text split in place */
+  char *opt_names[MAX_OPTS]; /* owned: option names */
+  int restart; /* one process for many games (the default, as fastchess); restart=on: a fresh
+               process every game, so no game depends on what the engine kept from the games
+               before it (its hash, if ucinewgame does not clear it) and --resume repeats any
+               run exactly */
 } engine_spec;
 
 typedef struct opening {
@@ -107,12 +111,15 @@ static int parse_engine_kv(engine_spec *e, const char *kv) {
     e->dir = v;
   } else if (KEY("args")) {
     char *copy = strdup(v);
+    free(e->args_copy);
+    e->args_copy = copy;
     int n = 0;
     for (char *t = strtok(copy, " "); t && n < 15; t = strtok(NULL, " "))
       e->args[n++] = t;
     e->args[n] = NULL;
   } else if (!strncmp(kv, "option.", 7) && e->nopts < MAX_OPTS) {
     char *name = strndup(kv + 7, kl - 7);
+    e->opt_names[e->nopts] = name;
     e->opts[e->nopts++] = (uci_option){name, v};
   } else if (KEY("tc")) {
     arb_tc_report rep = {0, ""};
@@ -135,7 +142,7 @@ static int parse_engine_kv(engine_spec *e, const char *kv) {
   } else if (KEY("timemargin")) {
     e->margin_ms = atoll(v);
   } else if (KEY("restart")) {
-    e->keep = !strcmp(v, "off");
+    e->restart = !strcmp(v, "on");
   } else if (KEY("proto") || KEY("ponder")) {
     /* uci only; no pondering */
   } else {
@@ -630,10 +637,9 @@ static void *work(void *arg) {
     g->pgn = pgn;
     g->done = 1;
     journal_write(r, gi);
-    /* fresh processes for every game unless restart=off: a game's moves never depend on the
-     * games before it, so --resume repeats the run exactly */
+    /* restart=on: fresh processes for every game */
     for (int k = 0; k < 2; k++)
-      if (hold[k]->idx >= 0 && !r->eng[hold[k]->idx].keep) {
+      if (hold[k]->idx >= 0 && r->eng[hold[k]->idx].restart) {
         uci_quit(hold[k]->e);
         hold[k]->e = NULL;
         hold[k]->idx = -1;
@@ -851,5 +857,20 @@ int arb_cmd_match(int argc, char **argv) {
     done += r->g[i].done;
   fprintf(stdout, "Finished match: %d of %d games\n", done, r->total);
   report(r, stdout);
-  return done == r->total ? 0 : 1;
+  int status = done == r->total ? 0 : 1;
+  for (int i = 0; i < r->total; i++)
+    free(r->g[i].pgn);
+  for (int k = 0; k < r->neng; k++) {
+    free(r->eng[k].args_copy);
+    for (size_t j = 0; j < r->eng[k].nopts; j++)
+      free(r->eng[k].opt_names[j]);
+  }
+  free(each.args_copy);
+  for (size_t j = 0; j < each.nopts; j++)
+    free(each.opt_names[j]);
+  pthread_mutex_destroy(&r->mu);
+  free(r->g);
+  free(r->openings);
+  free(r);
+  return status;
 }

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -512,5 +513,8 @@ int arb_cmd_play(int argc, char **argv) {
   arb_pgn_writer_free(w);
   uci_quit(p.engine);
   arb_referee_free(p.ref);
+  for (size_t i = 0; i < nopts; i++)
+    if (strcmp(opts[i].name, "UCI_LimitStrength") && strcmp(opts[i].name, "UCI_Elo"))
+      free((void *)(uintptr_t)opts[i].name); /* strdup'd by --option */
   return 0;
 }

@@ -99,7 +99,7 @@ static double theta_root(const double *p, const double *x, int n) {
 
 /* The MLE distribution on scores a with mean score s (logistic, BayesElo). */
 static void mle_mean(const double *phat, const double *a, int n, double s, double *p) {
-  double x[STATS_PENTA];
+  double x[STATS_PENTA] = {0};
   for (int i = 0; i < n; i++)
     x[i] = a[i] - s;
   double th = theta_root(phat, x, n);
@@ -117,7 +117,7 @@ static void mle_t(const double *phat, const double *a, int n, double t, double *
       mu += p[i] * a[i];
     for (int i = 0; i < n; i++)
       var += p[i] * (a[i] - mu) * (a[i] - mu);
-    double sigma = sqrt(var), phi[STATS_PENTA];
+    double sigma = sqrt(var), phi[STATS_PENTA] = {0};
     for (int i = 0; i < n; i++) {
       double z = (a[i] - mu) / sigma;
       phi[i] = a[i] - 0.5 - 0.5 * t * sigma * (1 + z * z);
@@ -145,7 +145,7 @@ static double llr(const double *counts, const double *a, int n, int pairs, doubl
     total += c[i] = counts[i] > 0 ? counts[i] : 1e-3;
   for (int i = 0; i < n; i++)
     phat[i] = c[i] / total;
-  double p0[STATS_PENTA], p1[STATS_PENTA];
+  double p0[STATS_PENTA] = {0}, p1[STATS_PENTA] = {0};
   if (model == STATS_NORMALIZED) {
     double f = pairs ? SQRT2 : 1;
     mle_t(phat, a, n, elo0 / NELO_K * f, p0);

@@ -443,7 +443,7 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
     }
     char tok[32] = "";
     sscanf(line + 8, "%31s", tok);
-    snprintf(out->text, sizeof out->text, "%s", tok);
+    snprintf(out->text, sizeof out->text, "%.15s", tok);
     if (!tok[0] || !strcmp(tok, "(none)") || !strcmp(tok, "0000") || !strcmp(tok, "NULL") ||
         !strcmp(tok, "a1a1")) {
       snprintf(out->message, sizeof out->message, "bestmove %s in a position with legal moves",

@@ -55,7 +55,7 @@ rnbqkbnr/pppppppp/8/8/6P1/8/PPPPPP1P/RNBQKBNR b KQkq - 0 1
 X
 run() {
   "$A" match -engine cmd=$TOGA name=toga option.OwnBook=false -engine cmd=$GLAU name=glaurung \
-    option.Threads=1 option.Ponder=false option.OwnBook=false -each depth=4 -games 2 -rounds 5 \
+    option.Threads=1 option.Ponder=false option.OwnBook=false -each depth=4 restart=on -games 2 -rounds 5 \
     -openings file="$T/open.epd" format=epd -concurrency 2 -maxmoves 150 "$@"
 }
 run -pgnout file="$T/full.pgn" >"$T/full.out" 2>&1
