@@ -76,6 +76,7 @@ typedef struct run {
   int claims;
   const char *pgnout, *journal;
   int rating_interval;
+  int gauntlet; /* -tournament gauntlet: the first engine against each of the others */
   int sprt;
   double elo0, elo1, alpha, beta;
   stats_model model;
@@ -525,12 +526,16 @@ static void report(const run *r, FILE *out) {
               (unsigned long long)n, (unsigned long long)wdl[0], (unsigned long long)wdl[2],
               (unsigned long long)wdl[1], (double)wdl[0] + (double)wdl[1] / 2,
               100.0 * ((double)wdl[0] + (double)wdl[1] / 2) / (double)n);
+      char ratio[32];
+      if (penta[STATS_DD])
+        snprintf(ratio, sizeof ratio, "%.2f", (double)penta[STATS_WL] / (double)penta[STATS_DD]);
+      else
+        snprintf(ratio, sizeof ratio, "%s", penta[STATS_WL] ? "inf" : "-");
       if (use_penta)
-        fprintf(out, "Ptnml(0-2): [%llu, %llu, %llu, %llu, %llu], WL/DD Ratio: %.2f\n",
+        fprintf(out, "Ptnml(0-2): [%llu, %llu, %llu, %llu, %llu], WL/DD Ratio: %s\n",
                 (unsigned long long)penta[STATS_LL], (unsigned long long)penta[STATS_LD],
                 (unsigned long long)(penta[STATS_WL] + penta[STATS_DD]),
-                (unsigned long long)penta[STATS_WD], (unsigned long long)penta[STATS_WW],
-                penta[STATS_DD] ? (double)penta[STATS_WL] / (double)penta[STATS_DD] : 0.0);
+                (unsigned long long)penta[STATS_WD], (unsigned long long)penta[STATS_WW], ratio);
       if (r->sprt) {
         double lo, hi;
         stats_sprt_bounds(r->alpha, r->beta, &lo, &hi);
@@ -626,7 +631,8 @@ static void *work(void *arg) {
       continue;
     }
     char e1[256];
-    if (uci_new_game(a->e, 0, e1, sizeof e1) || uci_new_game(b->e, 0, e1, sizeof e1)) {
+    int c960 = r->openings[g->pair % r->nopen].start.chess960;
+    if (uci_new_game(a->e, c960, e1, sizeof e1) || uci_new_game(b->e, c960, e1, sizeof e1)) {
       fprintf(stderr, "arbiter match: game %d: %s\n", gi + 1, e1);
     }
     char reason[256], term[32];
@@ -668,7 +674,7 @@ static void match_usage(FILE *out) {
       "                     [-pgnout file=F] [-journal F] [--resume] [-ratinginterval N]\n"
       "                     [-maxmoves N] [-sprt elo0=E0 elo1=E1 alpha=A beta=B\n"
       "                      model=normalized|logistic|bayesian] [--rules fide|uscf|online]\n"
-      "                     [--claims auto|off]\n"
+      "                     [--claims auto|off] [-tournament roundrobin|gauntlet]\n"
       "\n"
       "Engines play each other (round robin; with -games 2 every opening is played with both\n"
       "colours).  Every game ends by the laws: mate, stalemate, a dead position (by proof),\n"
@@ -728,6 +734,11 @@ int arb_cmd_match(int argc, char **argv) {
       r->seed = strtoull(argv[++i], NULL, 10);
     } else if (!strcmp(a, "-maxmoves") && i + 1 < argc) {
       r->maxmoves = atoi(argv[++i]);
+    } else if (!strcmp(a, "-tournament") && i + 1 < argc) {
+      const char *t = argv[++i];
+      if (strcmp(t, "gauntlet") && strcmp(t, "roundrobin"))
+        return fprintf(stderr, "arbiter match: -tournament roundrobin|gauntlet\n"), 2;
+      r->gauntlet = !strcmp(t, "gauntlet");
     } else if (!strcmp(a, "-ratinginterval") && i + 1 < argc) {
       r->rating_interval = atoi(argv[++i]);
     } else if (!strcmp(a, "-journal") && i + 1 < argc) {
@@ -802,12 +813,12 @@ int arb_cmd_match(int argc, char **argv) {
     r->nopen = 1;
   }
   /* the schedule, fixed before play: pairing, colours, opening per game */
-  int npair = r->neng * (r->neng - 1) / 2;
+  int npair = r->gauntlet ? r->neng - 1 : r->neng * (r->neng - 1) / 2;
   r->total = r->rounds * npair * r->games_per;
   r->g = calloc((size_t)r->total, sizeof *r->g);
   int gi = 0, pairno = 0;
   for (int round = 0; round < r->rounds; round++)
-    for (int a = 0; a < r->neng; a++)
+    for (int a = 0; a < (r->gauntlet ? 1 : r->neng); a++)
       for (int b = a + 1; b < r->neng; b++, pairno++)
         for (int k = 0; k < r->games_per; k++, gi++) {
           r->g[gi].white = k == 0 ? a : b;

@@ -17,6 +17,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/types.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -206,6 +209,9 @@ uci_engine *uci_start(const uci_config *cfg, char *err, size_t errlen) {
   }
   if (pid == 0) {
     setpgid(0, 0);
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never left running when the runner dies (kill -9) */
+#endif
     dup2(pin[0], 0);
     dup2(pout[1], 1);
     dup2(perr[1], 2);
