@@ -237,6 +237,14 @@ export class Person {
     };
   }
 
+  // Drops the problems matching re that a test caused on purpose (the browser's own console
+  // line for a WebSocket refused while the server is down), and returns how many.
+  forgive(re) {
+    const before = this.problems.length;
+    this.problems = this.problems.filter((m) => !re.test(m));
+    return before - this.problems.length;
+  }
+
   // Throws with every console error, page error and failed request seen.
   assertClean() {
     if (this.problems.length) throw new Error(`${this.name}'s page: ${this.problems.join('; ')}`);
