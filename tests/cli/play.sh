@@ -9,6 +9,7 @@ A=$1
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 S="arbiter-play-test-$$"
+export TERM="${TERM:-xterm}"
 screen() { tmux capture-pane -p -t "$S" -S -200; }
 # waits until the screen shows TEXT (up to 20 s)
 wait_for() {
