@@ -72,6 +72,8 @@ typedef struct run {
   opening *openings;
   int nopen;
   int maxmoves;
+  int draw_movenumber, draw_count, draw_score;     /* -draw: fastchess semantics */
+  int resign_count, resign_score, resign_twosided; /* -resign */
   arb_ruleset rules;
   int claims;
   const char *pgnout, *journal;
@@ -274,6 +276,7 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
   *result = ARB_RESULT_NONE;
   int ended = 0;
   const char *arbiter_term = "";
+  int draw_run = 0, resign_run[2] = {0, 0}, last_cp[2] = {0, 0};
   while (!ended) {
     arb_outcome oc = arb_game_outcome(g);
     if (oc.result != ARB_RESULT_NONE) {
@@ -300,6 +303,27 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       snprintf(reason, reason_len, "adjudicated a draw after %d moves (-maxmoves)", r->maxmoves);
       snprintf(term, term_len, "adjudication");
       arbiter_term = "adjudication_maxmoves";
+      break;
+    }
+    if (r->draw_count && draw_run >= 2 * r->draw_count) {
+      *result = ARB_RESULT_DRAW;
+      snprintf(reason, reason_len,
+               "adjudicated a draw: both scores within %d cp for %d moves each (-draw)",
+               r->draw_score, r->draw_count);
+      snprintf(term, term_len, "adjudication");
+      arbiter_term = "adjudication_draw";
+      break;
+    }
+    if (r->resign_count && resign_run[!side] >= r->resign_count) {
+      /* never a win the laws could not give: a winner who cannot mate draws */
+      *result = arb_cannot_mate(arb_game_position(g), side) ? ARB_RESULT_DRAW
+                : side == ARB_WHITE                         ? ARB_RESULT_WHITE_WINS
+                                                            : ARB_RESULT_BLACK_WINS;
+      snprintf(reason, reason_len,
+               "adjudicated: %s's engine scored %d cp or worse for %d moves (-resign)",
+               side == ARB_WHITE ? "Black" : "White", -r->resign_score, r->resign_count);
+      snprintf(term, term_len, "adjudication");
+      arbiter_term = "adjudication_resign";
       break;
     }
     const engine_spec *s = spec[side];
@@ -374,6 +398,21 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
     mn->score = ur.score;
     mn->depth = ur.depth;
     arb_game_play(g, ur.move);
+    /* adjudication counters (fastchess semantics: mate scores never count as drawish; a
+     * capture or a pawn move starts the draw count again) */
+    int cp = ur.mate ? (ur.score > 0 ? 100000 : -100000) : ur.score;
+    last_cp[side] = cp;
+    const arb_position *now = arb_game_position(g);
+    if (r->draw_count && ur.has_score && !ur.mate && abs(cp) <= r->draw_score &&
+        (int)now->fullmove_number >= r->draw_movenumber && now->halfmove_clock > 0)
+      draw_run++;
+    else
+      draw_run = 0;
+    if (r->resign_count && ur.has_score && cp <= -r->resign_score &&
+        (!r->resign_twosided || last_cp[!side] >= r->resign_score))
+      resign_run[side]++;
+    else
+      resign_run[side] = 0;
     if (nn >= 599) {
       *result = ARB_RESULT_DRAW;
       snprintf(term, term_len, "adjudication");
@@ -672,7 +711,9 @@ static void match_usage(FILE *out) {
       "                     [-rounds N] [-games 1|2] [-repeat] [-concurrency N] [-srand SEED]\n"
       "                     [-openings file=F format=epd|uci order=sequential|random plies=N]\n"
       "                     [-pgnout file=F] [-journal F] [--resume] [-ratinginterval N]\n"
-      "                     [-maxmoves N] [-sprt elo0=E0 elo1=E1 alpha=A beta=B\n"
+      "                     [-maxmoves N] [-draw movenumber=N movecount=N score=CP]\n"
+      "                     [-resign movecount=N score=CP twosided=true|false]\n"
+      "                     [-sprt elo0=E0 elo1=E1 alpha=A beta=B\n"
       "                      model=normalized|logistic|bayesian] [--rules fide|uscf|online]\n"
       "                     [--claims auto|off] [-tournament roundrobin|gauntlet]\n"
       "\n"
@@ -680,7 +721,8 @@ static void match_usage(FILE *out) {
       "colours).  Every game ends by the laws: mate, stalemate, a dead position (by proof),\n"
       "threefold and 50 moves claimed for the engines (--claims off: on to fivefold and 75),\n"
       "a flag or an illegal move a loss, or a draw when the opponent cannot mate by any series\n"
-      "of legal moves; -maxmoves N (moves after the opening) adjudicates a draw, reported as\n"
+      "of legal moves; -maxmoves N (moves after the opening), -draw and -resign (fastchess's\n"
+      "meaning: scores in centipawns, counts in moves of each side) adjudicate, reported as\n"
       "adjudication.  TC: seconds, as fastchess and the PGN TimeControl tag (10+0.1, 40/60,\n"
       "40/5400+30:1800+30, inf); the clock runs in the time each engine used, so machine load\n"
       "between moves is not charged.  PGN: %%clk, %%emt and %%eval after each move,\n"
@@ -750,6 +792,27 @@ int arb_cmd_match(int argc, char **argv) {
         return fprintf(stderr, "arbiter match: unknown rules\n"), 2;
     } else if (!strcmp(a, "--claims") && i + 1 < argc) {
       r->claims = strcmp(argv[++i], "off") != 0;
+    } else if (!strcmp(a, "-draw") || !strcmp(a, "-resign")) {
+      int is_draw = !strcmp(a, "-draw");
+      while (i + 1 < argc && argv[i + 1][0] != '-') {
+        const char *kv = argv[++i], *v = strchr(kv, '=');
+        if (!v) return fprintf(stderr, "arbiter match: %s KEY=VALUE\n", a), 2;
+        v++;
+        if (is_draw && !strncmp(kv, "movenumber=", 11))
+          r->draw_movenumber = atoi(v);
+        else if (is_draw && !strncmp(kv, "movecount=", 10))
+          r->draw_count = atoi(v);
+        else if (is_draw && !strncmp(kv, "score=", 6))
+          r->draw_score = atoi(v);
+        else if (!is_draw && !strncmp(kv, "movecount=", 10))
+          r->resign_count = atoi(v);
+        else if (!is_draw && !strncmp(kv, "score=", 6))
+          r->resign_score = atoi(v);
+        else if (!is_draw && !strncmp(kv, "twosided=", 9))
+          r->resign_twosided = !strcmp(v, "true");
+        else
+          return fprintf(stderr, "arbiter match: %s: unknown setting '%s'\n", a, kv), 2;
+      }
     } else if (!strcmp(a, "-pgnout") || !strcmp(a, "-openings") || !strcmp(a, "-sprt")) {
       while (i + 1 < argc && argv[i + 1][0] != '-') {
         const char *kv = argv[++i];

@@ -79,6 +79,15 @@ strip "$T/full.pgn" >"$T/full.s"
 strip "$T/part.pgn" >"$T/part.s"
 check "... and the same PGN (but the measured times)" cmp -s "$T/full.s" "$T/part.s"
 
+# -resign and -draw adjudication: reported as adjudication, never as a rule ending
+"$A" match -engine cmd=$TOGA name=toga option.OwnBook=false -engine cmd=$GLAU name=glaurung \
+  option.Threads=1 option.Ponder=false option.OwnBook=false -each depth=3 -games 2 -rounds 2 \
+  -openings file="$T/open.epd" format=epd -resign movecount=3 score=400 \
+  -draw movenumber=30 movecount=6 score=10 -pgnout file="$T/adj.pgn" >"$T/adj.out" 2>&1
+check "-resign: adjudicated, and said so" sh -c "grep -q 'Termination \"adjudication\"' '$T/adj.pgn' && grep -q 'ArbiterTermination \"adjudication_resign\"' '$T/adj.pgn'"
+"$A" pgn check "$T/adj.pgn" >/dev/null 2>&1
+check "-resign: the PGN reads back" test $? -eq 0
+
 # readjudicate: our own PGN agrees with the laws; crafted games that do not are listed
 "$A" readjudicate "$T/full.pgn" "$T/bare.pgn" "$T/dead.pgn" >"$T/rj.out" 2>&1
 check "readjudicate: our games agree with the laws" test $? -eq 0
