@@ -155,8 +155,78 @@ static int parse_engine_kv(engine_spec *e, const char *kv) {
   return 0;
 }
 
+/* PGN openings: the first `plies` moves of each game's main line (the library's reader). */
+typedef struct pgn_load {
+  run *r;
+  int plies, cap;
+  opening cur;
+  int have;
+} pgn_load;
+
+static int pgn_begin_moves(void *ctx, const arb_position *start) {
+  pgn_load *l = ctx;
+  memset(&l->cur, 0, sizeof l->cur);
+  l->cur.start = *start;
+  l->have = 1;
+  return 0;
+}
+
+static int pgn_move(void *ctx, const arb_pgn_move *m) {
+  pgn_load *l = ctx;
+  if (m->depth == 0 && l->cur.n < l->plies && l->cur.n < 32) l->cur.moves[l->cur.n++] = m->move;
+  return 0;
+}
+
+static void pgn_end(void *ctx, const arb_pgn_game_end *end) {
+  pgn_load *l = ctx;
+  if (!l->have || end->errors || end->skipped) return;
+  l->have = 0;
+  arb_position p = l->cur.start;
+  for (int i = 0; i < l->cur.n; i++) {
+    arb_undo u;
+    arb_make_move(&p, l->cur.moves[i], &u);
+  }
+  if (!arb_has_legal_move(&p)) return; /* an opening that ends the game is no opening */
+  run *r = l->r;
+  if (r->nopen == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 64;
+    r->openings = realloc(r->openings, (size_t)l->cap * sizeof *r->openings);
+  }
+  r->openings[r->nopen++] = l->cur;
+}
+
 static int load_openings(run *r, const char *file, const char *format, int plies,
                          int random_order) {
+  if (!strcmp(format, "pgn")) {
+    FILE *pf = fopen(file, "rb");
+    if (!pf) {
+      fprintf(stderr, "arbiter match: %s: %s\n", file, strerror(errno));
+      return -1;
+    }
+    pgn_load l;
+    memset(&l, 0, sizeof l);
+    l.r = r;
+    l.plies = plies;
+    arb_pgn_visitor v = {0};
+    v.ctx = &l;
+    v.begin_moves = pgn_begin_moves;
+    v.move = pgn_move;
+    v.end_game = pgn_end;
+    arb_pgn_options o = {ARB_PGN_NO_VARIATIONS | ARB_PGN_NO_RESULT_CHECK, ARB_RULES_FIDE, 0, 0};
+    arb_pgn_reader *rd = arb_pgn_reader_new(&o, &v);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pf)) > 0)
+      arb_pgn_reader_feed(rd, buf, n);
+    arb_pgn_reader_finish(rd);
+    arb_pgn_reader_free(rd);
+    fclose(pf);
+    if (!r->nopen) {
+      fprintf(stderr, "arbiter match: %s: no opening read\n", file);
+      return -1;
+    }
+    goto shuffle;
+  }
   FILE *f = fopen(file, "r");
   if (!f) {
     fprintf(stderr, "arbiter match: %s: %s\n", file, strerror(errno));
@@ -203,6 +273,7 @@ static int load_openings(run *r, const char *file, const char *format, int plies
     r->nopen++;
   }
   fclose(f);
+shuffle:
   if (random_order)
     for (int i = r->nopen - 1; i > 0; i--) {
       int j = (int)(rnd(&r->seed) % (uint64_t)(i + 1));
@@ -709,7 +780,7 @@ static void match_usage(FILE *out) {
       "usage: arbiter match -engine cmd=PROG [name=N] [args=\"A B\"] [dir=D] [option.X=V]\n"
       "                     -engine ... [-each tc=TC|st=S|nodes=N|depth=D timemargin=MS ...]\n"
       "                     [-rounds N] [-games 1|2] [-repeat] [-concurrency N] [-srand SEED]\n"
-      "                     [-openings file=F format=epd|uci order=sequential|random plies=N]\n"
+      "                     [-openings file=F format=epd|pgn|uci order=sequential|random plies=N]\n"
       "                     [-pgnout file=F] [-journal F] [--resume] [-ratinginterval N]\n"
       "                     [-maxmoves N] [-draw movenumber=N movecount=N score=CP]\n"
       "                     [-resign movecount=N score=CP twosided=true|false]\n"

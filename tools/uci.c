@@ -383,6 +383,22 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
     arb_undo ud;
     arb_make_move(&pos, moves[i], &ud);
   }
+  /* a ping between moves, never during a search (Glaurung answers none then) */
+  char ping[LINE_MAX_BYTES + 1];
+  if (send_line(e, "isready")) {
+    free(cmd);
+    snprintf(out->message, sizeof out->message, "the engine's input is closed");
+    return out->status = UCI_CRASHED;
+  }
+  uci_status pst = wait_for(e, "readyok", 10000, ping, sizeof ping);
+  if (pst != UCI_OK) {
+    free(cmd);
+    if (pst == UCI_STALLED) kill_group(e), e->dead = 1;
+    snprintf(out->message, sizeof out->message, "%s",
+             pst == UCI_CRASHED ? "the engine exited"
+                                : "no readyok within 10 s (stalled connection)");
+    return out->status = pst;
+  }
   int bad = send_line(e, "%s", cmd);
   free(cmd);
   char go[256];

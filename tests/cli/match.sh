@@ -88,6 +88,13 @@ check "-resign: adjudicated, and said so" sh -c "grep -q 'Termination \"adjudica
 "$A" pgn check "$T/adj.pgn" >/dev/null 2>&1
 check "-resign: the PGN reads back" test $? -eq 0
 
+# PGN openings: the first plies of each game
+printf '[Event "a"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n[Event "b"]\n[Result "*"]\n\n1. d4 d5 2. c4 e6 *\n' >"$T/op.pgn"
+"$A" match -engine cmd=$TOGA name=toga option.OwnBook=false -engine cmd=$GLAU name=glaurung \
+  option.Threads=1 option.Ponder=false option.OwnBook=false -each depth=2 -games 2 -rounds 2 \
+  -openings file="$T/op.pgn" format=pgn plies=3 -pgnout file="$T/op.out.pgn" >"$T/op.out" 2>&1
+check "PGN openings: the book moves, marked" sh -c "grep -q '^1. e4 e5 2. Nf3 { book }' '$T/op.out.pgn' && grep -q '^1. d4 d5 2. c4 { book }' '$T/op.out.pgn'"
+
 # readjudicate: our own PGN agrees with the laws; crafted games that do not are listed
 "$A" readjudicate "$T/full.pgn" "$T/bare.pgn" "$T/dead.pgn" >"$T/rj.out" 2>&1
 check "readjudicate: our games agree with the laws" test $? -eq 0
