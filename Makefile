@@ -8,7 +8,9 @@
 #                   winnability on the final positions of games lost on time and on locked
 #                   positions (bench/dead [-n RUNS] [FILE...]),
 #                   arbiter pgn check/convert against pgn-extract (bench/pgn [FILE...]),
-#                   the referee's C API against its JSON codec (bench/referee [FILE.pgn])
+#                   the referee's C API against its JSON codec (bench/referee [FILE.pgn]),
+#                   arbiter match against fastchess (bench/match.sh; FASTCHESS=PATH, built
+#                   outside the tree)
 #   make fuzz       build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #   make install    install headers, libraries, arbiter.pc, the CMake package and `arbiter`
 #   make test-deep  the perft counts over 200 million nodes and the long crash test (minutes)
@@ -77,6 +79,7 @@ bench:
 	./build/release/bench/serve --games 1000 --loop poll
 	./build/release/bench/serve --games 1000 --pace 100
 	./build/release/bench/serve --games 10000
+	sh bench/match.sh --games 1000
 
 fuzz:
 	@sh scripts/deps.sh build fuzz
