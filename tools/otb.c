@@ -15,6 +15,7 @@
 #include "otb.h"
 
 #include "arbiter/arbiter.h"
+#include "codec.h"
 
 struct otb_state {
   arb_otb *otb;
@@ -59,32 +60,6 @@ void otb_state_free(otb_state *st) {
   free(st);
 }
 
-static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"; }
-
-static int color_of(json_t *v) {
-  const char *s = json_string_value(v);
-  if (!s) return -1;
-  return !strcmp(s, "white") ? ARB_WHITE : !strcmp(s, "black") ? ARB_BLACK : -1;
-}
-
-typedef struct codec_error {
-  const char *code;
-  char message[256];
-} codec_error;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-fail(codec_error *err, const char *code, const char *fmt, ...) {
-  err->code = code;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err->message, sizeof err->message, fmt, ap);
-  va_end(ap);
-  return 0;
-}
-
 static int square_of(json_t *v, arb_square *out) {
   const char *s = json_string_value(v);
   if (!s || strlen(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8') return 0;
@@ -121,37 +96,39 @@ static int parse_start(json_t *j, const otb_state *st, start_fields *sf, codec_e
   json_t *r = json_object_get(j, "rules");
   if (r && (!json_is_string(r) ||
             arb_otb_rules_parse(json_string_value(r), json_string_length(r), &su->rules)))
-    return fail(err, "bad_event",
-                "\"rules\" must be one of fide, fide-rapid, fide-blitz, uscf, uscf-blitz, casual");
+    return codec_fail(
+        err, "bad_event",
+        "\"rules\" must be one of fide, fide-rapid, fide-blitz, uscf, uscf-blitz, casual");
   const char *sup = json_string_value(json_object_get(j, "supervision"));
   if (json_object_get(j, "supervision")) {
     static const char *const names[] = {"", "A.4", "A.5", "B.2", "B.3"};
     int found = 0;
     for (int i = 1; i < 5 && sup; i++)
       if (!strcmp(sup, names[i])) su->supervision = (arb_otb_supervision)i, found = 1;
-    if (!found) return fail(err, "bad_event", "\"supervision\" must be A.4, A.5, B.2 or B.3");
+    if (!found) return codec_fail(err, "bad_event", "\"supervision\" must be A.4, A.5, B.2 or B.3");
   }
   arb_position_startpos(&sf->pos);
   json_t *fen = json_object_get(j, "fen");
   if (fen) {
     arb_fen_report rep;
-    if (!json_is_string(fen)) return fail(err, "fen_syntax", "\"fen\" must be a string");
+    if (!json_is_string(fen)) return codec_fail(err, "fen_syntax", "\"fen\" must be a string");
     arb_status s =
         arb_fen_read_n(&sf->pos, json_string_value(fen), json_string_length(fen), 0, &rep);
     if (s != ARB_OK)
-      return fail(err, s == ARB_ERR_FEN_INVALID ? "fen_invalid" : "fen_syntax", "%s", rep.message);
+      return codec_fail(err, s == ARB_ERR_FEN_INVALID ? "fen_invalid" : "fen_syntax", "%s",
+                        rep.message);
   }
   su->start = &sf->pos;
   json_t *moves = json_object_get(j, "moves");
   if (moves) {
     if (!json_is_array(moves) || json_array_size(moves) > 1024)
-      return fail(err, "bad_event", "\"moves\" must be a list of at most 1024 moves");
+      return codec_fail(err, "bad_event", "\"moves\" must be a list of at most 1024 moves");
     arb_position p = sf->pos;
     for (size_t i = 0; i < json_array_size(moves); i++) {
       json_t *m = json_array_get(moves, i);
       if (!json_is_string(m) ||
           arb_move_read(&p, json_string_value(m), json_string_length(m), 0, &sf->moves[i], NULL))
-        return fail(err, "illegal_move", "\"moves\"[%zu] is not a legal move", i);
+        return codec_fail(err, "illegal_move", "\"moves\"[%zu] is not a legal move", i);
       arb_undo u;
       arb_make_move(&p, sf->moves[i], &u);
     }
@@ -166,28 +143,28 @@ static int parse_start(json_t *j, const otb_state *st, start_fields *sf, codec_e
     if (!json_is_string(control) ||
         arb_tc_parse(json_string_value(control), json_string_length(control), ARB_TC_PGN, &sf->tc,
                      &rep) != ARB_OK)
-      return fail(err, "tc_syntax", "\"control\": %s",
-                  json_is_string(control) ? rep.message : "must be a string");
+      return codec_fail(err, "tc_syntax", "\"control\": %s",
+                        json_is_string(control) ? rep.message : "must be a string");
     su->control = &sf->tc;
   }
   json_t *eb = json_object_get(j, "eboard");
   if (eb) {
-    if (!json_is_object(eb)) return fail(err, "bad_event", "\"eboard\" must be an object");
+    if (!json_is_object(eb)) return codec_fail(err, "bad_event", "\"eboard\" must be an object");
     const char *id = json_string_value(json_object_get(eb, "identity"));
     su->sensing = ARB_OTB_BOARD_IDENTITY;
     if (id && !strcmp(id, "presence"))
       su->sensing = ARB_OTB_BOARD_PRESENCE;
     else if (id && strcmp(id, "type") && strcmp(id, "rfid"))
-      return fail(err, "bad_event", "\"eboard\".\"identity\" must be type, rfid or presence");
+      return codec_fail(err, "bad_event", "\"eboard\".\"identity\" must be type, rfid or presence");
     json_t *db = json_object_get(eb, "debounce_ms");
     if (db &&
         (!json_is_integer(db) || json_integer_value(db) < 0 || json_integer_value(db) > 60000))
-      return fail(err, "bad_event", "\"debounce_ms\" must be milliseconds (0-60000)");
+      return codec_fail(err, "bad_event", "\"debounce_ms\" must be milliseconds (0-60000)");
     if (db) su->debounce_ms = (int64_t)json_integer_value(db);
   }
   json_t *var = json_object_get(j, "variations");
   if (var) {
-    if (!json_is_array(var)) return fail(err, "bad_event", "\"variations\" must be a list");
+    if (!json_is_array(var)) return codec_fail(err, "bad_event", "\"variations\" must be a list");
     for (size_t i = 0; i < json_array_size(var); i++) {
       const char *v = json_string_value(json_array_get(var, i));
       if (v && !strcmp(v, "10I2"))
@@ -195,18 +172,18 @@ static int parse_start(json_t *j, const otb_state *st, start_fields *sf, codec_e
       else if (v && !strcmp(v, "11H1"))
         su->variations |= ARB_OTB_US_11H1;
       else
-        return fail(err, "bad_event", "unknown variation (known: 10I2, 11H1)");
+        return codec_fail(err, "bad_event", "unknown variation (known: 10I2, 11H1)");
     }
   }
   su->guidelines_iii = json_is_true(json_object_get(j, "guidelines_III"));
   json_t *ic = json_object_get(j, "illegal_count");
   if (ic) {
     if (!json_is_object(ic))
-      return fail(err, "bad_event", "\"illegal_count\" must be {white, black}");
+      return codec_fail(err, "bad_event", "\"illegal_count\" must be {white, black}");
     for (int c = 0; c < 2; c++) {
-      json_t *n = json_object_get(ic, color_name(c));
+      json_t *n = json_object_get(ic, codec_color_name(c));
       if (n && (!json_is_integer(n) || json_integer_value(n) < 0 || json_integer_value(n) > 9))
-        return fail(err, "bad_event", "\"illegal_count\" counts must be 0-9");
+        return codec_fail(err, "bad_event", "\"illegal_count\" counts must be 0-9");
       if (n) su->illegal_count[c] = (uint8_t)json_integer_value(n);
     }
   }
@@ -216,25 +193,27 @@ static int parse_start(json_t *j, const otb_state *st, start_fields *sf, codec_e
 static int parse_event(json_t *j, otb_state *st, arb_otb_event *ev, start_fields *sf,
                        codec_error *err) {
   json_t *type = json_object_get(j, "type"), *t = json_object_get(j, "t");
-  if (!json_is_string(type)) return fail(err, "bad_event", "an event needs \"type\"");
+  if (!json_is_string(type)) return codec_fail(err, "bad_event", "an event needs \"type\"");
   arb_otb_kind kind;
   if (arb_otb_kind_parse(json_string_value(type), json_string_length(type), &kind) != ARB_OK)
-    return fail(err, "unknown_event", "unknown event type");
+    return codec_fail(err, "unknown_event", "unknown event type");
   *ev = (arb_otb_event)ARB_OTB_EVENT_INIT(kind, 0);
   if (t) {
     if (!json_is_integer(t) || json_integer_value(t) < 0 ||
         json_integer_value(t) > ARB_CLOCK_TIME_MAX)
-      return fail(err, "bad_event", "\"t\" must be a whole number of milliseconds, 0 or more");
+      return codec_fail(err, "bad_event",
+                        "\"t\" must be a whole number of milliseconds, 0 or more");
     ev->t = (int64_t)json_integer_value(t);
   } else if (kind != ARB_OTB_START) {
-    return fail(err, "bad_event", "an event needs \"t\" (milliseconds)");
+    return codec_fail(err, "bad_event", "an event needs \"t\" (milliseconds)");
   }
   json_t *by = json_object_get(j, "by"), *side = json_object_get(j, "side");
-  ev->by = (int8_t)color_of(by);
-  ev->side = (int8_t)color_of(side);
-  if (by && ev->by < 0) return fail(err, "bad_event", "\"by\" must be \"white\" or \"black\"");
+  ev->by = (int8_t)codec_color_of(by);
+  ev->side = (int8_t)codec_color_of(side);
+  if (by && ev->by < 0)
+    return codec_fail(err, "bad_event", "\"by\" must be \"white\" or \"black\"");
   if (side && ev->side < 0)
-    return fail(err, "bad_event", "\"side\" must be \"white\" or \"black\"");
+    return codec_fail(err, "bad_event", "\"side\" must be \"white\" or \"black\"");
   const char *src = json_string_value(json_object_get(j, "source"));
   ev->source = kind == ARB_OTB_LIFT || kind == ARB_OTB_PLACE || kind == ARB_OTB_BOARD
                    ? ARB_OTB_SRC_EBOARD
@@ -247,14 +226,14 @@ static int parse_event(json_t *j, otb_state *st, arb_otb_event *ev, start_fields
   json_t *sq = json_object_get(j, "square"), *sqs = json_object_get(j, "squares");
   if (sq) {
     if (!square_of(sq, &ev->squares[0]))
-      return fail(err, "bad_event", "\"square\" must be like \"e4\"");
+      return codec_fail(err, "bad_event", "\"square\" must be like \"e4\"");
     ev->square_count = 1;
   } else if (sqs) {
     if (!json_is_array(sqs) || json_array_size(sqs) == 0 || json_array_size(sqs) > 8)
-      return fail(err, "bad_event", "\"squares\" must be a list of 1-8 squares");
+      return codec_fail(err, "bad_event", "\"squares\" must be a list of 1-8 squares");
     for (size_t i = 0; i < json_array_size(sqs); i++)
       if (!square_of(json_array_get(sqs, i), &ev->squares[i]))
-        return fail(err, "bad_event", "\"squares\"[%zu] must be like \"e4\"", i);
+        return codec_fail(err, "bad_event", "\"squares\"[%zu] must be like \"e4\"", i);
     ev->square_count = (uint8_t)json_array_size(sqs);
   }
   const char *order = json_string_value(json_object_get(j, "order"));
@@ -269,7 +248,7 @@ static int parse_event(json_t *j, otb_state *st, arb_otb_event *ev, start_fields
     else if (!strcmp(intent, "accidental"))
       ev->intent = ARB_OTB_INTENT_ACCIDENTAL;
     else if (strcmp(intent, "move"))
-      return fail(err, "bad_event", "\"intent\" must be move, castle, adjust or accidental");
+      return codec_fail(err, "bad_event", "\"intent\" must be move, castle, adjust or accidental");
   }
   json_t *piece = json_object_get(j, "piece");
   if (piece) {
@@ -277,12 +256,12 @@ static int parse_event(json_t *j, otb_state *st, arb_otb_event *ev, start_fields
     if (colour < 0 && kind == ARB_OTB_PROMOTE_CHOICE) colour = -1;
     ev->piece = piece_of(piece, colour);
     if (!ev->piece)
-      return fail(err, "bad_event", "\"piece\" must be a piece letter (KQRBNP/kqrbnp)");
+      return codec_fail(err, "bad_event", "\"piece\" must be a piece letter (KQRBNP/kqrbnp)");
   }
   json_t *hands = json_object_get(j, "hands");
   if (hands) {
     if (!json_is_integer(hands) || json_integer_value(hands) < 1 || json_integer_value(hands) > 2)
-      return fail(err, "bad_event", "\"hands\" must be 1 or 2");
+      return codec_fail(err, "bad_event", "\"hands\" must be 1 or 2");
     ev->hands = (uint8_t)json_integer_value(hands);
   }
   const char *hand = json_string_value(json_object_get(j, "hand"));
@@ -298,7 +277,7 @@ static int parse_event(json_t *j, otb_state *st, arb_otb_event *ev, start_fields
   if (!text && kind == ARB_OTB_MOVE) text = json_object_get(j, "move");
   if (text) {
     if (!json_is_string(text))
-      return fail(err, "bad_event", "a move or placement must be a string");
+      return codec_fail(err, "bad_event", "a move or placement must be a string");
     ev->text = json_string_value(text);
     ev->text_len = json_string_length(text);
   }
@@ -306,42 +285,42 @@ static int parse_event(json_t *j, otb_state *st, arb_otb_event *ev, start_fields
   if (stable) {
     if (!json_is_integer(stable) || json_integer_value(stable) < 0 ||
         json_integer_value(stable) > ARB_CLOCK_TIME_MAX || json_integer_value(stable) > ev->t)
-      return fail(err, "bad_event", "\"stable_ms\" must be milliseconds, at most t");
+      return codec_fail(err, "bad_event", "\"stable_ms\" must be milliseconds, at most t");
     ev->stable_ms = (int64_t)json_integer_value(stable);
   }
   json_t *matter = json_object_get(j, kind == ARB_OTB_CLAIM ? "kind" : "what");
   if (kind == ARB_OTB_CLAIM || kind == ARB_OTB_ARBITER_OBSERVES) {
     if (!json_is_string(matter) ||
         arb_otb_matter_parse(json_string_value(matter), json_string_length(matter), &ev->matter))
-      return fail(err, "bad_event",
-                  "\"%s\" must be illegal_move, touch_move, flag, threefold, fifty, "
-                  "dead_position, quickplay_increment, no_normal_means, pawn_on_last_rank or "
-                  "both_kings_in_check",
-                  kind == ARB_OTB_CLAIM ? "kind" : "what");
+      return codec_fail(err, "bad_event",
+                        "\"%s\" must be illegal_move, touch_move, flag, threefold, fifty, "
+                        "dead_position, quickplay_increment, no_normal_means, pawn_on_last_rank or "
+                        "both_kings_in_check",
+                        kind == ARB_OTB_CLAIM ? "kind" : "what");
   }
   json_t *ply = json_object_get(j, "ply");
   if (ply) {
     if (!json_is_integer(ply) || json_integer_value(ply) < 1 || json_integer_value(ply) > 100000)
-      return fail(err, "bad_event", "\"ply\" must be a ply number (1 or more)");
+      return codec_fail(err, "bad_event", "\"ply\" must be a ply number (1 or more)");
     ev->ply = (int)json_integer_value(ply);
   }
   if (kind == ARB_OTB_ARBITER_RULES) {
     json_t *dec = json_object_get(j, "decision");
     if (!json_is_string(dec) ||
         arb_otb_ruling_parse(json_string_value(dec), json_string_length(dec), &ev->ruling))
-      return fail(err, "bad_event",
-                  "\"decision\" must be accept, reject, agree_increment, supply_piece, "
-                  "no_valid_reason, time_adjust or result");
+      return codec_fail(err, "bad_event",
+                        "\"decision\" must be accept, reject, agree_increment, supply_piece, "
+                        "no_valid_reason, time_adjust or result");
     json_t *ms = json_object_get(j, "ms");
     if (ms && (!json_is_integer(ms) || json_integer_value(ms) < -ARB_CLOCK_MS_MAX ||
                json_integer_value(ms) > ARB_CLOCK_MS_MAX))
-      return fail(err, "bad_event", "\"ms\" must be milliseconds");
+      return codec_fail(err, "bad_event", "\"ms\" must be milliseconds");
     if (ms) ev->ms = (int64_t)json_integer_value(ms);
     json_t *res = json_object_get(j, "result");
     if (res &&
         (!json_is_string(res) ||
          !arb_pgn_result_parse(json_string_value(res), json_string_length(res), &ev->result)))
-      return fail(err, "bad_event", "\"result\" must be 1-0, 0-1 or 1/2-1/2");
+      return codec_fail(err, "bad_event", "\"result\" must be 1-0, 0-1 or 1/2-1/2");
   }
   ev->evident = kind == ARB_OTB_DEVICE && !json_is_false(json_object_get(j, "evident"));
   if (kind == ARB_OTB_START) {
@@ -400,7 +379,7 @@ static int is_illegal_kind(arb_otb_violation v) {
 
 static void describe(const otb_state *st, const arb_otb_decision *d, json_t *a) {
   json_object_set_new(a, "state", json_string(arb_otb_phase_name(d->phase)));
-  json_object_set_new(a, "having_move", json_string(color_name(d->having_move)));
+  json_object_set_new(a, "having_move", json_string(codec_color_name(d->having_move)));
   json_object_set_new(a, "obligation", obligation_json(st->otb, &d->obligation, d->fen));
   json_object_set_new(a, "made", d->made ? json_string(d->made_uci) : json_null());
   if (d->made) json_object_set_new(a, "made_legal", json_boolean(d->made_legal));
@@ -419,14 +398,14 @@ static void describe(const otb_state *st, const arb_otb_decision *d, json_t *a) 
     json_t *t = json_object();
     for (int c = 0; c < 2; c++)
       if (d->time_added_s[c])
-        json_object_set_new(t, color_name(c), json_integer(d->time_added_s[c]));
+        json_object_set_new(t, codec_color_name(c), json_integer(d->time_added_s[c]));
     json_object_set_new(a, "time_added", t);
   } else {
     json_object_set_new(a, "time_added", json_null());
   }
   json_t *ic = json_object();
   for (int c = 0; c < 2; c++)
-    json_object_set_new(ic, color_name(c), json_integer(d->illegal_count[c]));
+    json_object_set_new(ic, codec_color_name(c), json_integer(d->illegal_count[c]));
   json_object_set_new(a, "illegal_count", ic);
   json_object_set_new(a, "restore_fen", d->restored ? json_string(d->restore_fen) : json_null());
   if (d->annulled_count) {
@@ -474,7 +453,7 @@ static void describe(const otb_state *st, const arb_otb_decision *d, json_t *a) 
   }
   json_object_set_new(a, "record", rec);
   json_object_set_new(a, "fen", json_string(d->fen));
-  json_object_set_new(a, "turn", json_string(color_name(d->having_move)));
+  json_object_set_new(a, "turn", json_string(codec_color_name(d->having_move)));
   json_object_set_new(a, "status", json_string(d->over ? "over" : "ongoing"));
   json_object_set_new(
       a, "result", json_string(arb_result_string(d->over ? d->outcome.result : ARB_RESULT_NONE)));
@@ -482,13 +461,14 @@ static void describe(const otb_state *st, const arb_otb_decision *d, json_t *a) 
                       json_string(d->over ? arb_otb_end_name(d->end, d->outcome.termination) : ""));
   json_object_set_new(a, "repetitions", json_integer(d->repetitions));
   json_object_set_new(a, "draw_offer",
-                      d->draw_offer >= 0 ? json_string(color_name(d->draw_offer)) : json_null());
+                      d->draw_offer >= 0 ? json_string(codec_color_name(d->draw_offer))
+                                         : json_null());
   if (d->timed) {
     json_t *c = json_object();
     json_object_set_new(c, "white_ms", json_integer(d->remaining_ms[0]));
     json_object_set_new(c, "black_ms", json_integer(d->remaining_ms[1]));
     json_object_set_new(c, "running",
-                        d->running >= 0 ? json_string(color_name(d->running)) : json_null());
+                        d->running >= 0 ? json_string(codec_color_name(d->running)) : json_null());
     json_object_set_new(a, "clock", c);
   }
 }
@@ -504,9 +484,9 @@ char *otb_answer(otb_state *st, const char *line, size_t len, long lineno) {
   json_t *j = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
   start_fields *sf = malloc(sizeof *sf);
   if (!d || !sf) {
-    fail(&err, "no_memory", "out of memory");
+    codec_fail(&err, "no_memory", "out of memory");
   } else if (!j || !json_is_object(j)) {
-    fail(&err, "json", "%s", j ? "an event must be a JSON object" : jerr.text);
+    codec_fail(&err, "json", "%s", j ? "an event must be a JSON object" : jerr.text);
   } else {
     arb_otb_event ev;
     if (parse_event(j, st, &ev, sf, &err)) {

@@ -19,6 +19,7 @@
 #include "referee.h"
 
 #include "arbiter/arbiter.h"
+#include "codec.h"
 
 struct ref_state {
   arb_referee *ref;
@@ -67,34 +68,6 @@ void ref_state_free(ref_state *st) {
   free(st);
 }
 
-static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"; }
-
-/* "white" / "black" → arb_color, else -1. */
-static int color_of(json_t *v) {
-  const char *s = json_string_value(v);
-  if (!s) return -1;
-  return !strcmp(s, "white") ? ARB_WHITE : !strcmp(s, "black") ? ARB_BLACK : -1;
-}
-
-/* What the codec refuses itself: a code and a message. */
-typedef struct codec_error {
-  const char *code;
-  char message[256];
-} codec_error;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-fail(codec_error *err, const char *code, const char *fmt, ...) {
-  err->code = code;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err->message, sizeof err->message, fmt, ap);
-  va_end(ap);
-  return 0;
-}
-
 /* A start event's fields: the setup, with the position, time control and tags it points to. */
 typedef struct start_fields {
   arb_ref_setup setup;
@@ -109,21 +82,23 @@ static int parse_start(json_t *ev, arb_ruleset default_rules, start_fields *sf, 
   su->rules = default_rules;
   json_t *r = json_object_get(ev, "rules");
   if (r && (!json_is_string(r) || arb_rules_parse(json_string_value(r), &su->rules) != ARB_OK))
-    return fail(err, "bad_event",
-                "\"rules\" must be one of fide, fide-rapid, fide-blitz, uscf, online, casual");
+    return codec_fail(
+        err, "bad_event",
+        "\"rules\" must be one of fide, fide-rapid, fide-blitz, uscf, online, casual");
   uint32_t mode = 0; /* "chess960": true / false, else inferred from the castling rights */
   json_t *c960 = json_object_get(ev, "chess960");
   if (c960 && !json_is_boolean(c960))
-    return fail(err, "bad_event", "\"chess960\" must be true or false");
+    return codec_fail(err, "bad_event", "\"chess960\" must be true or false");
   if (c960) mode = json_is_true(c960) ? ARB_FEN_READ_CHESS960 : ARB_FEN_READ_STANDARD;
   json_t *fen = json_object_get(ev, "fen");
   if (fen) {
     arb_fen_report rep;
-    if (!json_is_string(fen)) return fail(err, "fen_syntax", "\"fen\" must be a string");
+    if (!json_is_string(fen)) return codec_fail(err, "fen_syntax", "\"fen\" must be a string");
     arb_status s =
         arb_fen_read_n(&sf->pos, json_string_value(fen), json_string_length(fen), mode, &rep);
     if (s != ARB_OK)
-      return fail(err, s == ARB_ERR_FEN_INVALID ? "fen_invalid" : "fen_syntax", "%s", rep.message);
+      return codec_fail(err, s == ARB_ERR_FEN_INVALID ? "fen_invalid" : "fen_syntax", "%s",
+                        rep.message);
     su->start = &sf->pos;
   } else if (mode) {
     arb_fen_read(&sf->pos, ARB_FEN_START, mode, NULL);
@@ -132,7 +107,7 @@ static int parse_start(json_t *ev, arb_ruleset default_rules, start_fields *sf, 
   json_t *nd = json_object_get(ev, "no_draw_before");
   if (nd && (!json_is_integer(nd) || json_integer_value(nd) < 0 ||
              json_integer_value(nd) > (json_int_t)ARB_TC_MAX_MOVES * 100))
-    return fail(err, "bad_event", "\"no_draw_before\" must be a move number");
+    return codec_fail(err, "bad_event", "\"no_draw_before\" must be a move number");
   if (nd) su->no_draw_before = (unsigned)json_integer_value(nd);
   /* "control": the human grammar ("90+30" is 90 minutes and 30 s; PGN form when it has a ':');
    * "timecontrol": the PGN TimeControl tag ("300+2" is 300 s and 2 s); "clock": the model. */
@@ -144,31 +119,31 @@ static int parse_start(json_t *ev, arb_ruleset default_rules, start_fields *sf, 
     if (!json_is_string(control) ||
         arb_tc_parse(json_string_value(control), json_string_length(control), syntax, &sf->tc,
                      &rep) != ARB_OK)
-      return fail(err, "tc_syntax", "\"control\": %s (column %d)",
-                  json_is_string(control) ? rep.message : "must be a string", rep.column + 1);
+      return codec_fail(err, "tc_syntax", "\"control\": %s (column %d)",
+                        json_is_string(control) ? rep.message : "must be a string", rep.column + 1);
     su->control = &sf->tc;
     json_t *model = json_object_get(ev, "clock");
     arb_clock_model m;
     if (model &&
         (!json_is_string(model) || arb_clock_model_parse(json_string_value(model), &m) != ARB_OK))
-      return fail(err, "bad_event", "\"clock\" must be after_move, before_move or online");
+      return codec_fail(err, "bad_event", "\"clock\" must be after_move, before_move or online");
     if (model) su->clock_model = (int)m;
   }
   /* online play: "lag_compensation": true, "first_move_ms": N */
   json_t *lc = json_object_get(ev, "lag_compensation"), *fm = json_object_get(ev, "first_move_ms");
   if (lc && !json_is_boolean(lc))
-    return fail(err, "bad_event", "\"lag_compensation\" must be true or false");
+    return codec_fail(err, "bad_event", "\"lag_compensation\" must be true or false");
   su->lag_compensation = json_is_true(lc);
   json_t *seen = json_object_get(ev, "sees_flags");
   if (seen && !json_is_boolean(seen))
-    return fail(err, "bad_event", "\"sees_flags\" must be true or false");
+    return codec_fail(err, "bad_event", "\"sees_flags\" must be true or false");
   su->sees_flags = json_is_true(seen);
   if (fm && (!json_is_integer(fm) || json_integer_value(fm) < 0 ||
              json_integer_value(fm) > ARB_CLOCK_MS_MAX))
-    return fail(err, "bad_event", "\"first_move_ms\" must be a number of milliseconds");
+    return codec_fail(err, "bad_event", "\"first_move_ms\" must be a number of milliseconds");
   if (fm) su->first_move_ms = (int64_t)json_integer_value(fm);
   for (int c = 0; c < 2; c++) {
-    json_t *name = json_object_get(ev, color_name(c));
+    json_t *name = json_object_get(ev, codec_color_name(c));
     if (json_is_string(name))
       sf->tags[su->tag_count++] = (arb_ref_tag){c ? "Black" : "White", json_string_value(name)};
   }
@@ -181,15 +156,16 @@ static int parse_event(json_t *j, const ref_state *st, arb_ref_event *ev, start_
                        codec_error *err) {
   json_t *type = json_object_get(j, "type"), *by = json_object_get(j, "by"),
          *mv = json_object_get(j, "move"), *t = json_object_get(j, "t");
-  if (!json_is_string(type)) return fail(err, "bad_event", "an event needs \"type\"");
+  if (!json_is_string(type)) return codec_fail(err, "bad_event", "an event needs \"type\"");
   arb_ref_kind kind;
   if (arb_ref_kind_parse(json_string_value(type), json_string_length(type), &kind) != ARB_OK)
-    return fail(err, "unknown_event", "unknown event type");
+    return codec_fail(err, "unknown_event", "unknown event type");
   *ev = (arb_ref_event)ARB_REF_EVENT_INIT(kind, ARB_REF_NO_TIME);
-  ev->by = (int8_t)color_of(by);
-  ev->side = (int8_t)color_of(json_object_get(j, "side"));
-  if (by && ev->by < 0) return fail(err, "bad_event", "\"by\" must be \"white\" or \"black\"");
-  if (mv && !json_is_string(mv)) return fail(err, "bad_event", "\"move\" must be a string");
+  ev->by = (int8_t)codec_color_of(by);
+  ev->side = (int8_t)codec_color_of(json_object_get(j, "side"));
+  if (by && ev->by < 0)
+    return codec_fail(err, "bad_event", "\"by\" must be \"white\" or \"black\"");
+  if (mv && !json_is_string(mv)) return codec_fail(err, "bad_event", "\"move\" must be a string");
   if (mv) {
     ev->text = json_string_value(mv);
     ev->text_len = json_string_length(mv);
@@ -197,17 +173,18 @@ static int parse_event(json_t *j, const ref_state *st, arb_ref_event *ev, start_
   if (t) {
     if (!json_is_integer(t) || json_integer_value(t) < 0 ||
         json_integer_value(t) > ARB_CLOCK_TIME_MAX)
-      return fail(err, "bad_event", "\"t\" must be a whole number of milliseconds, 0 or more");
+      return codec_fail(err, "bad_event",
+                        "\"t\" must be a whole number of milliseconds, 0 or more");
     ev->t = (int64_t)json_integer_value(t);
   }
   /* moves and premoves: "auto_queen": true; moves: "lag": ms to forgive */
   json_t *aq = json_object_get(j, "auto_queen"), *lag = json_object_get(j, "lag");
   if (aq && !json_is_boolean(aq))
-    return fail(err, "bad_event", "\"auto_queen\" must be true or false");
+    return codec_fail(err, "bad_event", "\"auto_queen\" must be true or false");
   if (json_is_true(aq)) ev->flags |= ARB_REF_AUTO_QUEEN;
   if (lag && (!json_is_integer(lag) || json_integer_value(lag) < 0 ||
               json_integer_value(lag) > ARB_CLOCK_MS_MAX))
-    return fail(err, "bad_event", "\"lag\" must be a number of milliseconds, 0 or more");
+    return codec_fail(err, "bad_event", "\"lag\" must be a number of milliseconds, 0 or more");
   if (lag) ev->lag_ms = (int64_t)json_integer_value(lag);
   const char *reason = json_string_value(json_object_get(j, "reason"));
   if (reason && !strcmp(reason, "threefold")) ev->reason = ARB_CLAIM_THREEFOLD;
@@ -216,7 +193,8 @@ static int parse_event(json_t *j, const ref_state *st, arb_ref_event *ev, start_
     /* {"type":"adjust_time","side":C,"add_ms":N} or {..., "set_ms":N} */
     json_t *add = json_object_get(j, "add_ms"), *set = json_object_get(j, "set_ms");
     if (!add == !set || !json_is_integer(add ? add : set))
-      return fail(err, "bad_event", "\"adjust_time\" needs \"add_ms\" or \"set_ms\": milliseconds");
+      return codec_fail(err, "bad_event",
+                        "\"adjust_time\" needs \"add_ms\" or \"set_ms\": milliseconds");
     ev->set = set != NULL;
     ev->ms = (int64_t)json_integer_value(add ? add : set);
   }
@@ -256,7 +234,7 @@ static void describe_decision(const arb_ref_event *ev, const arb_ref_decision *d
     json_object_set_new(c, "correct", json_boolean(d->verdict.correct));
     if (!d->verdict.correct) {
       json_object_set_new(c, "penalty_s", json_integer(d->verdict.penalty_s));
-      json_object_set_new(c, "time_added_to", json_string(color_name(ev->by ^ 1)));
+      json_object_set_new(c, "time_added_to", json_string(codec_color_name(ev->by ^ 1)));
       json_object_set_new(c, "stands_as_offer", json_boolean(d->verdict.became_offer));
     }
     if (d->verdict.must_play) json_object_set_new(c, "must_play", json_string(d->must_play_uci));
@@ -264,7 +242,7 @@ static void describe_decision(const arb_ref_event *ev, const arb_ref_decision *d
   }
   if (d->kind == ARB_REF_ADJUST_TIME && d->time_added_to >= 0) {
     json_t *c = json_object();
-    json_object_set_new(c, "side", json_string(color_name(d->time_added_to)));
+    json_object_set_new(c, "side", json_string(codec_color_name(d->time_added_to)));
     json_object_set_new(c, "ms", json_integer(d->time_added_ms));
     json_object_set_new(a, "time_added", c);
   }
@@ -281,16 +259,17 @@ static void describe_state(const ref_state *st, const arb_ref_state *s, json_t *
   arb_fen_write(arb_game_position(g), fen, sizeof fen, 0);
   const arb_outcome o = s->outcome;
   json_object_set_new(a, "fen", json_string(fen));
-  json_object_set_new(a, "turn", json_string(color_name(s->turn)));
+  json_object_set_new(a, "turn", json_string(codec_color_name(s->turn)));
   json_object_set_new(a, "ply", json_integer(s->ply));
   json_object_set_new(a, "status", json_string(s->over ? "over" : "ongoing"));
   json_object_set_new(a, "result", json_string(arb_result_string(o.result)));
   json_object_set_new(a, "termination",
                       json_string(s->aborted ? "aborted" : arb_termination_name(o.termination)));
   if (s->over && !s->aborted)
-    json_object_set_new(a, "ended_by", json_string(o.automatic ? "rules" : color_name(o.by)));
+    json_object_set_new(a, "ended_by", json_string(o.automatic ? "rules" : codec_color_name(o.by)));
   json_object_set_new(a, "draw_offer",
-                      s->draw_offer >= 0 ? json_string(color_name(s->draw_offer)) : json_null());
+                      s->draw_offer >= 0 ? json_string(codec_color_name(s->draw_offer))
+                                         : json_null());
   json_t *claims = json_array();
   if (s->claims & ARB_REF_CAN_CLAIM(ARB_CLAIM_THREEFOLD))
     json_array_append_new(claims, json_string("threefold"));
@@ -306,11 +285,11 @@ static void describe_state(const ref_state *st, const arb_ref_state *s, json_t *
     if (s->premove[c][0]) {
       json_t *p = json_object_get(a, "premoves");
       if (!p) json_object_set_new(a, "premoves", p = json_object());
-      json_object_set_new(p, color_name(c), json_string(s->premove[c]));
+      json_object_set_new(p, codec_color_name(c), json_string(s->premove[c]));
     }
   if (s->flag_side >= 0) {
     json_t *f = json_object();
-    json_object_set_new(f, "side", json_string(color_name(s->flag_side)));
+    json_object_set_new(f, "side", json_string(codec_color_name(s->flag_side)));
     json_object_set_new(f, "reason", json_string(arb_flag_reason_name(s->flag_reason)));
     json_object_set_new(a, "flag", f);
   }
@@ -319,7 +298,7 @@ static void describe_state(const ref_state *st, const arb_ref_state *s, json_t *
     json_object_set_new(c, "white_ms", ms_or_null(s->remaining_ms[ARB_WHITE]));
     json_object_set_new(c, "black_ms", ms_or_null(s->remaining_ms[ARB_BLACK]));
     json_object_set_new(c, "running",
-                        s->running >= 0 ? json_string(color_name(s->running)) : json_null());
+                        s->running >= 0 ? json_string(codec_color_name(s->running)) : json_null());
     json_object_set_new(c, "flag_at", ms_or_null(s->flag_at));
     if (s->paused) json_object_set_new(c, "paused", json_true());
     json_object_set_new(a, "clock", c);
@@ -338,7 +317,7 @@ char *referee_answer(ref_state *st, const char *line, size_t len, long lineno) {
   int ok = 0, decided = 0;
   json_t *ev_json = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
   if (!ev_json || !json_is_object(ev_json)) {
-    fail(&err, "json", "%s", ev_json ? "an event must be a JSON object" : jerr.text);
+    codec_fail(&err, "json", "%s", ev_json ? "an event must be a JSON object" : jerr.text);
   } else {
     arb_ref_event ev;
     start_fields sf;
