@@ -96,64 +96,19 @@ static char *otb_line(void *ctx, const char *line, size_t len, long lineno, int 
   return referee_line(NULL, line, len, lineno, 1);
 }
 
-/* arbiter referee --otb */
-static int referee_otb(int argc, char **argv) {
-  arb_otb_rules rules = ARB_OTB_FIDE;
-  const char *pgn_path = NULL;
-  int legal_only = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--otb")) continue;
-    if (!strcmp(argv[i], "--rules") && i + 1 < argc) {
-      if (arb_otb_rules_parse(argv[i + 1], strlen(argv[i + 1]), &rules) != ARB_OK) {
-        fprintf(stderr, "arbiter referee: unknown rules '%s'\n", argv[i + 1]);
-        return 2;
-      }
-      i++;
-    } else if (!strcmp(argv[i], "--pgn") && i + 1 < argc) {
-      pgn_path = argv[++i];
-    } else if (!strcmp(argv[i], "--legal-only")) {
-      legal_only = 1;
-    } else {
-      fprintf(stderr, "arbiter referee: unexpected argument '%s'\n", argv[i]);
-      referee_usage(stderr);
-      return 2;
-    }
-  }
-  FILE *pgn = NULL;
-  if (pgn_path && !(pgn = fopen(pgn_path, "a"))) {
-    fprintf(stderr, "arbiter referee: %s: cannot open for writing\n", pgn_path);
-    return 2;
-  }
-  otb_state *st = otb_state_new(rules);
-  if (!st) {
-    fprintf(stderr, "arbiter referee: out of memory\n");
-    if (pgn) fclose(pgn);
-    return 1;
-  }
-  if (pgn) otb_state_set_pgn(st, pgn, legal_only);
-  arb_tool_answer_lines(1u << 20, 0, otb_line, st);
-  otb_state_free(st);
-  if (pgn && fclose(pgn) != 0) {
-    fprintf(stderr, "arbiter referee: %s: write error\n", pgn_path);
-    return 2;
-  }
-  return 0;
-}
-
 int arb_cmd_referee(int argc, char **argv) {
-  arb_ruleset rules = ARB_RULES_FIDE;
-  const char *pgn_path = NULL;
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "--otb")) return referee_otb(argc, argv);
+  int otb = 0, legal_only = 0;
+  const char *rules_name = NULL, *pgn_path = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       referee_usage(stdout);
       return 0;
+    } else if (!strcmp(argv[i], "--otb")) {
+      otb = 1;
+    } else if (!strcmp(argv[i], "--legal-only")) {
+      legal_only = 1;
     } else if (!strcmp(argv[i], "--rules") && i + 1 < argc) {
-      if (arb_rules_parse(argv[++i], &rules) != ARB_OK) {
-        fprintf(stderr, "arbiter referee: unknown rules '%s'\n", argv[i]);
-        return 2;
-      }
+      rules_name = argv[++i];
     } else if (!strcmp(argv[i], "--pgn") && i + 1 < argc) {
       pgn_path = argv[++i];
     } else {
@@ -162,20 +117,38 @@ int arb_cmd_referee(int argc, char **argv) {
       return 2;
     }
   }
+  /* the rules: the game layer's sets, or over the board its own (uscf-blitz too) */
+  arb_ruleset rules = ARB_RULES_FIDE;
+  arb_otb_rules otb_rules = ARB_OTB_FIDE;
+  if (rules_name && (otb ? arb_otb_rules_parse(rules_name, strlen(rules_name), &otb_rules)
+                         : arb_rules_parse(rules_name, &rules)) != ARB_OK) {
+    fprintf(stderr, "arbiter referee: unknown rules '%s'\n", rules_name);
+    return 2;
+  }
+  if (legal_only && !otb) {
+    fprintf(stderr, "arbiter referee: --legal-only goes with --otb\n");
+    return 2;
+  }
   FILE *pgn = NULL;
   if (pgn_path && !(pgn = fopen(pgn_path, "a"))) {
     fprintf(stderr, "arbiter referee: %s: cannot open for writing\n", pgn_path);
     return 2;
   }
-  ref_state *st = ref_state_new(rules);
-  if (!st) {
+  ref_state *st = otb ? NULL : ref_state_new(rules);
+  otb_state *ot = otb ? otb_state_new(otb_rules) : NULL;
+  if (!st && !ot) {
     fprintf(stderr, "arbiter referee: out of memory\n");
     if (pgn) fclose(pgn);
     return 1;
   }
-  if (pgn) ref_state_set_pgn(st, pgn);
-  arb_tool_answer_lines(1u << 20, 0, referee_line, st);
+  if (pgn && st) ref_state_set_pgn(st, pgn);
+  if (pgn && ot) otb_state_set_pgn(ot, pgn, legal_only);
+  if (ot)
+    arb_tool_answer_lines(1u << 20, 0, otb_line, ot);
+  else
+    arb_tool_answer_lines(1u << 20, 0, referee_line, st);
   ref_state_free(st);
+  otb_state_free(ot);
   if (pgn && fclose(pgn) != 0) {
     fprintf(stderr, "arbiter referee: %s: write error\n", pgn_path);
     return 2;
