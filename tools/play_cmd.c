@@ -22,12 +22,6 @@
 #include "uci.h"
 #include "util.h"
 
-static int64_t now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 typedef struct play {
   arb_referee *ref;
   arb_ref_setup setup;
@@ -115,7 +109,7 @@ static void status_line(const play *p) {
     printf("\n");
   }
   if (p->timed) {
-    int64_t now = now_ms() - p->t0;
+    int64_t now = arb_tool_now_ms() - p->t0;
     char w[32], b[32];
     clock_text(arb_clock_remaining(arb_referee_clock(p->ref), ARB_WHITE, now), w, sizeof w);
     clock_text(arb_clock_remaining(arb_referee_clock(p->ref), ARB_BLACK, now), b, sizeof b);
@@ -129,7 +123,7 @@ static void status_line(const play *p) {
 }
 
 static arb_ref_decision *event(play *p, arb_ref_event *ev) {
-  ev->t = now_ms() - p->t0;
+  ev->t = arb_tool_now_ms() - p->t0;
   arb_referee_event(p->ref, ev, &p->d);
   return &p->d;
 }
@@ -149,7 +143,7 @@ static int takeback(play *p, int plies) {
   if (n > 1024) return 0;
   for (int i = 0; i < n; i++)
     moves[i] = arb_game_move_at(g, i + 1);
-  int64_t now = now_ms() - p->t0, left[2] = {0, 0};
+  int64_t now = arb_tool_now_ms() - p->t0, left[2] = {0, 0};
   if (p->timed)
     for (int c = 0; c < 2; c++)
       left[c] = arb_clock_remaining(arb_referee_clock(p->ref), (arb_color)c, now);
@@ -183,7 +177,7 @@ static void engine_move(play *p, arb_color side) {
     mv[i] = arb_game_move_at(g, i + 1);
   uci_limits lim = p->fixed;
   if (p->timed && !lim.depth && !lim.movetime && !lim.nodes) {
-    int64_t now = now_ms() - p->t0;
+    int64_t now = arb_tool_now_ms() - p->t0;
     const arb_clock *c = arb_referee_clock(p->ref);
     lim.timed = 1;
     lim.wtime = arb_clock_remaining(c, ARB_WHITE, now);
@@ -225,7 +219,7 @@ static int read_input(play *p, char *buf, size_t n) {
     int64_t dl = arb_referee_next_deadline(p->ref);
     int timeout = -1;
     if (dl != ARB_CLOCK_NEVER) {
-      int64_t left = dl - (now_ms() - p->t0);
+      int64_t left = dl - (arb_tool_now_ms() - p->t0);
       timeout = left <= 0 ? 0 : left > 1000000 ? 1000000 : (int)left;
     }
     struct pollfd pf = {0, POLLIN, 0};
@@ -233,7 +227,7 @@ static int read_input(play *p, char *buf, size_t n) {
     if (r < 0 && errno == EINTR) continue;
     if (r == 0) {
       arb_ref_decision d;
-      arb_referee_tick(p->ref, now_ms() - p->t0, &d);
+      arb_referee_tick(p->ref, arb_tool_now_ms() - p->t0, &d);
       if (d.ended) return 0;
       continue;
     }
@@ -371,7 +365,7 @@ int arb_cmd_play(int argc, char **argv) {
   p.setup.tags = tags;
   p.setup.tag_count = 2;
   p.ref = arb_referee_new(rules);
-  p.t0 = now_ms();
+  p.t0 = arb_tool_now_ms();
   arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_START, 0);
   ev.setup = &p.setup;
   event(&p, &ev);

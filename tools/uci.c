@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "uci.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,12 +47,6 @@ static const char *const status_names[] = {"ok",      "no_move", "illegal", "mal
 
 const char *uci_status_name(uci_status s) {
   return (unsigned)s < sizeof status_names / sizeof *status_names ? status_names[s] : "";
-}
-
-static int64_t now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void logf_(uci_engine *e, const char *fmt, ...) {
@@ -126,7 +121,7 @@ static int read_line(uci_engine *e, char *out, size_t outlen, int64_t deadline) 
       return 1;
     }
     if (e->dead) return -1;
-    int64_t left = deadline < 0 ? -1 : deadline - now_ms();
+    int64_t left = deadline < 0 ? -1 : deadline - arb_tool_now_ms();
     if (deadline >= 0 && left <= 0) return 0;
     struct pollfd pf[2] = {{e->out, POLLIN, 0}, {e->err, POLLIN, 0}};
     int r = poll(pf, 2, left < 0 ? -1 : (int)(left > 1000000 ? 1000000 : left));
@@ -155,7 +150,7 @@ static int read_line(uci_engine *e, char *out, size_t outlen, int64_t deadline) 
 /* Waits for a line equal to `want` (or starting with it and a blank when prefix). */
 static uci_status wait_for(uci_engine *e, const char *want, int64_t timeout_ms, char *line,
                            size_t linelen) {
-  int64_t deadline = now_ms() + timeout_ms;
+  int64_t deadline = arb_tool_now_ms() + timeout_ms;
   for (;;) {
     int r = read_line(e, line, linelen, deadline);
     if (r < 0) return UCI_CRASHED;
@@ -260,7 +255,7 @@ uci_engine *uci_start(const uci_config *cfg, char *err, size_t errlen) {
     }
   }
   char line[LINE_MAX_BYTES + 1];
-  int64_t deadline = now_ms() + (cfg->startup_ms > 0 ? cfg->startup_ms : 10000);
+  int64_t deadline = arb_tool_now_ms() + (cfg->startup_ms > 0 ? cfg->startup_ms : 10000);
   if (send_line(e, "uci")) goto crashed;
   for (;;) {
     int r = read_line(e, line, sizeof line, deadline);
@@ -420,7 +415,7 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
     snprintf(out->message, sizeof out->message, "the engine's input is closed");
     return out->status = UCI_CRASHED;
   }
-  int64_t t0 = now_ms();
+  int64_t t0 = arb_tool_now_ms();
   /* a watchdog even for depth/nodes limits (fastchess #1029): a minute beyond nothing */
   int64_t deadline = lim->deadline_ms > 0 ? t0 + lim->deadline_ms : t0 + 60000 + lim->movetime;
   char line[LINE_MAX_BYTES + 1];
@@ -429,7 +424,7 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
     int r = read_line(e, line, sizeof line, deadline);
     if (r < 0) {
       snprintf(out->message, sizeof out->message, "the engine exited during its search");
-      out->elapsed_ms = now_ms() - t0;
+      out->elapsed_ms = arb_tool_now_ms() - t0;
       return out->status = UCI_CRASHED;
     }
     if (r == 0) {
@@ -441,10 +436,10 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
         out->status = UCI_TIMEOUT;
         return UCI_TIMEOUT;
       }
-      out->elapsed_ms = now_ms() - t0;
+      out->elapsed_ms = arb_tool_now_ms() - t0;
       send_line(e, "stop");
       stopped = 1;
-      deadline = now_ms() + e->stop_grace;
+      deadline = arb_tool_now_ms() + e->stop_grace;
       continue;
     }
     if (!strncmp(line, "info ", 5)) {
@@ -452,7 +447,7 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
       continue;
     }
     if (strncmp(line, "bestmove", 8) || (line[8] && line[8] != ' ')) continue;
-    if (!stopped) out->elapsed_ms = now_ms() - t0;
+    if (!stopped) out->elapsed_ms = arb_tool_now_ms() - t0;
     if (stopped) {
       if (lim->timed)
         snprintf(out->message, sizeof out->message, "no bestmove within its time (%lld ms)",

@@ -67,6 +67,12 @@ int arb_tool_answer_lines(size_t max_line, int skip_comments, arb_line_answer an
   return 0;
 }
 
+int64_t arb_tool_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 double arb_tool_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -5,6 +5,7 @@
 #ifndef ARB_TOOLS_UTIL_H
 #define ARB_TOOLS_UTIL_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "arbiter/arbiter.h"
@@ -38,5 +39,7 @@ int arb_tool_answer_lines(size_t max_line, int skip_comments, arb_line_answer an
 
 /* Monotonic time in seconds, for timing output. */
 double arb_tool_now(void);
+/* The same in whole milliseconds (engine timing, real-time clocks). */
+int64_t arb_tool_now_ms(void);
 
 #endif
