@@ -1,7 +1,7 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * codec.h: what the JSON event codecs (referee.c, otb.c) share — colours in JSON and the
- * error the codec answers itself before an event reaches the library.
+ * codec.h: what the JSON event codecs (referee.c, otb.c) share — colours in JSON, the error the
+ * codec answers itself before an event reaches the library, and the frame of every answer.
  */
 #ifndef ARB_TOOLS_CODEC_H
 #define ARB_TOOLS_CODEC_H
@@ -39,6 +39,27 @@ codec_fail(codec_error *err, const char *code, const char *fmt, ...) {
   vsnprintf(err->message, sizeof err->message, fmt, ap);
   va_end(ap);
   return 0;
+}
+
+/* The answer's echo of the event: its "type" and "id". */
+static inline void codec_echo(json_t *answer, json_t *event) {
+  json_t *type = json_object_get(event, "type");
+  json_object_set_new(answer, "type",
+                      json_string(json_is_string(type) ? json_string_value(type) : ""));
+  json_t *id = json_object_get(event, "id");
+  if (id) json_object_set(answer, "id", id);
+}
+
+/* "ok", and when not ok the "error" {code, message, line}. */
+static inline void codec_status(json_t *answer, int ok, const codec_error *err, long lineno) {
+  json_object_set_new(answer, "ok", json_boolean(ok));
+  if (ok) return;
+  json_t *e = json_object();
+  json_object_set_new(e, "code", json_string(err->code ? err->code : "bad_event"));
+  json_t *m = json_string(err->message);
+  json_object_set_new(e, "message", m ? m : json_string("invalid text in the event"));
+  json_object_set_new(e, "line", json_integer(lineno));
+  json_object_set_new(answer, "error", e);
 }
 
 #endif

@@ -498,21 +498,9 @@ char *otb_answer(otb_state *st, const char *line, size_t len, long lineno) {
         snprintf(err.message, sizeof err.message, "%s", d->message);
       }
     }
-    json_t *type = json_object_get(j, "type");
-    json_object_set_new(answer, "type",
-                        json_string(json_is_string(type) ? json_string_value(type) : ""));
-    json_t *id = json_object_get(j, "id");
-    if (id) json_object_set(answer, "id", id);
+    codec_echo(answer, j);
   }
-  json_object_set_new(answer, "ok", json_boolean(ok));
-  if (!ok) {
-    json_t *e = json_object();
-    json_object_set_new(e, "code", json_string(err.code ? err.code : "bad_event"));
-    json_t *m = json_string(err.message);
-    json_object_set_new(e, "message", m ? m : json_string("invalid text in the event"));
-    json_object_set_new(e, "line", json_integer(lineno));
-    json_object_set_new(answer, "error", e);
-  }
+  codec_status(answer, ok, &err, lineno);
   if (decided && d->fen[0]) describe(st, d, answer);
   json_decref(j);
   free(sf);

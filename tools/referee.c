@@ -336,21 +336,9 @@ char *referee_answer(ref_state *st, const char *line, size_t len, long lineno) {
         snprintf(err.message, sizeof err.message, "%s", d.message);
       }
     }
-    json_t *type = json_object_get(ev_json, "type");
-    json_object_set_new(answer, "type",
-                        json_string(json_is_string(type) ? json_string_value(type) : ""));
-    json_t *id = json_object_get(ev_json, "id");
-    if (id) json_object_set(answer, "id", id);
+    codec_echo(answer, ev_json);
   }
-  json_object_set_new(answer, "ok", json_boolean(ok));
-  if (!ok) {
-    json_t *e = json_object();
-    json_object_set_new(e, "code", json_string(err.code));
-    json_t *m = json_string(err.message);
-    json_object_set_new(e, "message", m ? m : json_string("invalid text in the event"));
-    json_object_set_new(e, "line", json_integer(lineno));
-    json_object_set_new(answer, "error", e);
-  }
+  codec_status(answer, ok, &err, lineno);
   if (!decided) arb_referee_state_of(st->ref, &d.state);
   if (d.state.has_game) describe_state(st, &d.state, answer);
   json_decref(ev_json);
