@@ -36,6 +36,7 @@ struct uci_engine {
   size_t len;
   char name[128];
   char options[MAX_OPTIONS][64];
+  char values[MAX_OPTIONS][64]; /* the declared default, then the value we set */
   int noptions;
   int dead;
   int64_t stop_grace;
@@ -271,7 +272,15 @@ uci_engine *uci_start(const uci_config *cfg, char *err, size_t errlen) {
     if (!strncmp(line, "option name ", 12) && e->noptions < MAX_OPTIONS) {
       const char *s = line + 12, *t = strstr(s, " type ");
       size_t n = t ? (size_t)(t - s) : strlen(s);
-      snprintf(e->options[e->noptions++], 64, "%.*s", (int)(n < 63 ? n : 63), s);
+      const char *d = strstr(s, " default ");
+      snprintf(e->options[e->noptions], 64, "%.*s", (int)(n < 63 ? n : 63), s);
+      char *v = e->values[e->noptions++];
+      snprintf(v, 64, "%.63s", d ? d + 9 : "");
+      static const char *const next[] = {" min ", " max ", " var "};
+      for (size_t k = 0; k < sizeof next / sizeof *next; k++) { /* the default ends there */
+        char *x = strstr(v, next[k]);
+        if (x) *x = 0;
+      }
     }
   }
   for (size_t i = 0; i < cfg->option_count; i++) {
@@ -279,6 +288,9 @@ uci_engine *uci_start(const uci_config *cfg, char *err, size_t errlen) {
       logf_(e, "# warning: the engine has no option %s\n", cfg->options[i].name);
     if (send_line(e, "setoption name %s value %s", cfg->options[i].name, cfg->options[i].value))
       goto crashed;
+    for (int k = 0; k < e->noptions; k++)
+      if (!strcasecmp(e->options[k], cfg->options[i].name))
+        snprintf(e->values[k], sizeof e->values[k], "%.63s", cfg->options[i].value);
   }
   if (send_line(e, "isready")) goto crashed;
   uci_status st = wait_for(e, "readyok", e->ready_ms, line, sizeof line);
@@ -298,9 +310,13 @@ crashed:
 const char *uci_name(const uci_engine *e) { return e ? e->name : ""; }
 
 int uci_has_option(const uci_engine *e, const char *name) {
+  return uci_option_value(e, name) != NULL;
+}
+
+const char *uci_option_value(const uci_engine *e, const char *name) {
   for (int i = 0; i < e->noptions; i++)
-    if (!strcasecmp(e->options[i], name)) return 1;
-  return 0;
+    if (!strcasecmp(e->options[i], name)) return e->values[i];
+  return NULL;
 }
 
 uci_status uci_new_game(uci_engine *e, int chess960, char *err, size_t errlen) {
@@ -478,7 +494,6 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
     }
     arb_move m;
     if (arb_uci_read(&pos, tok, tl, 0, &m) != ARB_OK) {
-      snprintf(out->message, sizeof out->message, "bestmove %s is not legal in %s", tok, fen);
       arb_fen_write(&pos, fen, sizeof fen, 0);
       snprintf(out->message, sizeof out->message, "bestmove %s is not legal in %s", tok, fen);
       return out->status = UCI_ILLEGAL;

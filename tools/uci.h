@@ -56,6 +56,9 @@ uci_engine *uci_start(const uci_config *cfg, char *err, size_t errlen);
 const char *uci_name(const uci_engine *e);
 /* 1 when the engine declared the option. */
 int uci_has_option(const uci_engine *e, const char *name);
+/* The option's value: the one we set, else the engine's declared default ("" when it has none);
+ * NULL when the engine did not declare the option.  Owned by the engine. */
+const char *uci_option_value(const uci_engine *e, const char *name);
 /* ucinewgame (+ UCI_Chess960 when the engine has it) and isready. */
 uci_status uci_new_game(uci_engine *e, int chess960, char *err, size_t errlen);
 

@@ -19,6 +19,7 @@ int arb_cmd_pgn(int argc, char **argv);
 int arb_cmd_match(int argc, char **argv); /* match_cmd.c */
 int arb_cmd_play(int argc, char **argv);  /* play_cmd.c */
 int arb_cmd_readjudicate(int argc, char **argv);
+int arb_cmd_stats(int argc, char **argv);
 int arb_cmd_serve(int argc, char **argv); /* server/serve_cmd.c */
 
 /* Reads one line of at most max bytes (without the newline) into a growing buffer; longer

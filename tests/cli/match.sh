@@ -143,4 +143,40 @@ check "readjudicate: the bare knight's win on time is a draw" grep -q "game 1 (A
 check "readjudicate: the rook's win on time stands" sh -c "! grep -q '^game 2 ' '$T/rj2.out'"
 check "readjudicate: a dead position is a draw" grep -q "game 3 (A - B): scored 1-0, the laws give 1/2-1/2" "$T/rj2.out"
 check "readjudicate: 4 games, 3 disagree" grep -q "4 games, 4 checked, 3 disagree" "$T/rj2.out"
+# -output format=fastchess|cutechess: fastchess's own lines, byte for byte (tests/data/match: what
+# fastchess printed for the same scripted games)
+SC="$here/mock-script.sh"
+D="$here/../data/match"
+E="-engine cmd=$SC args=winner name=Winner -engine cmd=$SC args=loser name=Loser"
+O="-games 2 -openings file=$D/scripted.epd format=epd order=sequential -each depth=1"
+same_as_fastchess() { # name, then the arguments
+  n=$1
+  shift
+  "$A" match $E $O "$@" 2>&1 | grep -v '^Total Time' >"$T/fc-$n.out"
+  check "fastchess's output, byte for byte: $n" cmp "$D/fastchess-$n.out" "$T/fc-$n.out"
+}
+same_as_fastchess penta -rounds 3 -ratinginterval 1 -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
+  -output format=fastchess
+same_as_fastchess cutechess -rounds 3 -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 -output format=cutechess
+same_as_fastchess trinomial -rounds 3 -report penta=false -ratinginterval 2 -output format=fastchess
+same_as_fastchess three -engine cmd=$SC args=loser name=Loser2 -rounds 3 -ratinginterval 2 \
+  -output format=fastchess
+same_as_fastchess sprt -rounds 40 -sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 -ratinginterval 4 \
+  -output format=fastchess
+same_as_fastchess sprtcute -rounds 40 -sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 -output format=cutechess
+"$A" match $E $O -rounds 40 -sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 >"$T/sprt-own.out" 2>&1
+check "the SPRT stops a run in Arbiter's format too, with the model named" \
+  grep -q '^SPRT \[0.00, 100.00\] (normalized): H1 accepted after 18 games' "$T/sprt-own.out"
+
+# arbiter stats: the figures of ENGINES.md 5.3, 5.4 and 5.6 (fastchess's and cutechess's)
+"$A" stats --wdl 36433 68692 36027 --ptnml 365 16618 36229 16974 390 --sprt 0 2 >"$T/stats.out" 2>&1
+check "stats: normalized LLR 0.923 (tri) and 2.250 (penta)" sh -c \
+  "grep -q 'normalized  trinomial   0.923' '$T/stats.out' && grep -q 'normalized  pentanomial 2.250' '$T/stats.out'"
+check "stats: logistic -0.003/-0.006, bayesian 0.821, cutechess -0.003" sh -c \
+  "grep -q 'logistic    trinomial   -0.003' '$T/stats.out' && grep -q 'logistic    pentanomial -0.006' '$T/stats.out' && grep -q 'bayesian    trinomial   0.821' '$T/stats.out' && grep -q 'cutechess   trinomial   -0.003' '$T/stats.out'"
+"$A" stats --wdl 136 111 96 >"$T/stats2.out" 2>&1
+check "stats: fastchess 40.70 +/- 30.43, cutechess 40.7 +/- 30.4, LOS 99.6" sh -c \
+  "grep -q 'fastchess (trinomial)    Elo 40.70 +/- 30.43' '$T/stats2.out' && grep -q 'cutechess                Elo 40.7 +/- 30.4, LOS 99.6 %' '$T/stats2.out'"
+check "stats: a bad count is refused" sh -c "! '$A' stats --wdl 1 x 2 2>/dev/null"
+
 finish
