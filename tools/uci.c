@@ -338,7 +338,20 @@ void uci_parse_info(const char *line, uci_result *r) {
   while (sscanf(p, "%63s%n", tok, &n) == 1) {
     p += n;
     long long v;
-    if (!strcmp(tok, "pv") || !strcmp(tok, "string")) break;
+    if (!strcmp(tok, "string")) break;
+    if (!strcmp(tok, "pv")) { /* the rest of the line, cut at a move boundary */
+      while (*p == ' ')
+        p++;
+      size_t k = strlen(p);
+      if (k >= sizeof r->pv) {
+        k = sizeof r->pv - 1;
+        while (k && p[k] != ' ')
+          k--;
+      }
+      memcpy(r->pv, p, k);
+      r->pv[k] = 0;
+      break;
+    }
     if (!strcmp(tok, "depth") && sscanf(p, "%lld%n", &v, &n) == 1)
       r->depth = (int)v, p += n;
     else if (!strcmp(tok, "seldepth") && sscanf(p, "%lld%n", &v, &n) == 1)
@@ -370,6 +383,69 @@ void uci_parse_info(const char *line, uci_result *r) {
       }
     }
   }
+}
+
+int uci_pv_legal(const arb_position *pos, const char *pv) {
+  arb_position p = *pos;
+  int n = 0;
+  for (const char *c = pv; *c;) {
+    while (*c == ' ')
+      c++;
+    size_t k = strcspn(c, " ");
+    arb_move m;
+    if (!k || arb_uci_read(&p, c, k, 0, &m) != ARB_OK) break;
+    arb_undo u;
+    arb_make_move(&p, m, &u);
+    n++;
+    c += k;
+  }
+  return n;
+}
+
+uci_status uci_read_bestmove(const arb_position *pos, int chess960, const char *line,
+                             uci_result *out) {
+  char fen[ARB_FEN_MAX];
+  if (strncmp(line, "bestmove", 8) || (line[8] && line[8] != ' ')) {
+    snprintf(out->message, sizeof out->message, "not a bestmove line");
+    return out->status = UCI_MALFORMED;
+  }
+  char tok[32] = "";
+  sscanf(line + 8, "%31s", tok);
+  snprintf(out->text, sizeof out->text, "%.15s", tok);
+  if (!tok[0] || !strcmp(tok, "(none)") || !strcmp(tok, "0000") || !strcmp(tok, "NULL") ||
+      !strcmp(tok, "a1a1")) {
+    snprintf(out->message, sizeof out->message, "bestmove %s in a position with legal moves",
+             tok[0] ? tok : "(empty)");
+    return out->status = UCI_NO_MOVE;
+  }
+  for (char *c = tok; *c; c++)
+    if (c > tok + 3 && *c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
+  size_t tl = strlen(tok);
+  if (tl < 4 || tl > 5 || tok[0] < 'a' || tok[0] > 'h' || tok[1] < '1' || tok[1] > '8' ||
+      tok[2] < 'a' || tok[2] > 'h' || tok[3] < '1' || tok[3] > '8') {
+    snprintf(out->message, sizeof out->message, "bestmove %.20s is not a move in UCI notation",
+             tok);
+    return out->status = UCI_MALFORMED;
+  }
+  arb_move m;
+  if (arb_uci_read(pos, tok, tl, 0, &m) != ARB_OK) {
+    arb_fen_write(pos, fen, sizeof fen, 0);
+    snprintf(out->message, sizeof out->message, "bestmove %s is not legal in %s", tok, fen);
+    return out->status = UCI_ILLEGAL;
+  }
+  /* castling written the other way than the mode asks */
+  if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) {
+    char want[8];
+    arb_uci_write(pos, m, want, sizeof want);
+    if (strcmp(want, tok)) {
+      snprintf(out->message, sizeof out->message,
+               "bestmove %s: castling in %s notation in a %s game (expected %s)", tok,
+               chess960 ? "standard" : "Chess960", chess960 ? "Chess960" : "standard", want);
+      return out->status = UCI_ILLEGAL;
+    }
+  }
+  out->move = m;
+  return out->status = UCI_OK;
 }
 
 uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *moves, int n,
@@ -474,43 +550,7 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
                  (long long)(lim->deadline_ms > 0 ? lim->deadline_ms : 60000 + lim->movetime));
       return out->status = UCI_TIMEOUT;
     }
-    char tok[32] = "";
-    sscanf(line + 8, "%31s", tok);
-    snprintf(out->text, sizeof out->text, "%.15s", tok);
-    if (!tok[0] || !strcmp(tok, "(none)") || !strcmp(tok, "0000") || !strcmp(tok, "NULL") ||
-        !strcmp(tok, "a1a1")) {
-      snprintf(out->message, sizeof out->message, "bestmove %s in a position with legal moves",
-               tok[0] ? tok : "(empty)");
-      return out->status = UCI_NO_MOVE;
-    }
-    for (char *c = tok; *c; c++)
-      if (c > tok + 3 && *c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
-    size_t tl = strlen(tok);
-    if (tl < 4 || tl > 5 || tok[0] < 'a' || tok[0] > 'h' || tok[1] < '1' || tok[1] > '8' ||
-        tok[2] < 'a' || tok[2] > 'h' || tok[3] < '1' || tok[3] > '8') {
-      snprintf(out->message, sizeof out->message, "bestmove %.20s is not a move in UCI notation",
-               tok);
-      return out->status = UCI_MALFORMED;
-    }
-    arb_move m;
-    if (arb_uci_read(&pos, tok, tl, 0, &m) != ARB_OK) {
-      arb_fen_write(&pos, fen, sizeof fen, 0);
-      snprintf(out->message, sizeof out->message, "bestmove %s is not legal in %s", tok, fen);
-      return out->status = UCI_ILLEGAL;
-    }
-    /* castling written the other way than the mode asks */
-    if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) {
-      char want[8];
-      arb_uci_write(&pos, m, want, sizeof want);
-      if (strcmp(want, tok)) {
-        snprintf(out->message, sizeof out->message,
-                 "bestmove %s: castling in %s notation in a %s game (expected %s)", tok,
-                 chess960 ? "standard" : "Chess960", chess960 ? "Chess960" : "standard", want);
-        return out->status = UCI_ILLEGAL;
-      }
-    }
-    out->move = m;
-    return out->status = UCI_OK;
+    return uci_read_bestmove(&pos, chess960, line, out);
   }
 }
 

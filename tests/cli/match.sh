@@ -14,7 +14,7 @@ TOGA=/usr/games/toga2
 GLAU=/usr/games/glaurung
 
 # mock (White) against toga (Black): one game each
-for m in illegal none a1a1 malformed crash hang garbage crlf castle960; do
+for m in illegal none a1a1 malformed crash hang garbage crlf castle960 noping exitnewgame; do
   tc="depth=2"
   [ "$m" = hang ] && tc="tc=1+0"
   "$A" match -engine cmd=sh args="$MOCK $m" name=mock -engine cmd=$TOGA name=toga option.OwnBook=false \
@@ -30,6 +30,8 @@ check "hang: the flag falls, 0-1, the engine is killed" sh -c "grep -q '0-1 {Whi
 check "garbage flood: the move after it counts" sh -c "grep -q '1. e4' '$T/garbage.pgn'"
 check "CRLF lines: read" sh -c "grep -q '1. e4' '$T/crlf.pgn'"
 check "castling in 960 notation: named" sh -c "grep -q 'bestmove e1h1 is not legal' '$T/castle960.out'"
+check "no readyok to the ping before a search: stalled, 0-1" sh -c "grep -q '0-1 {White.s engine stalled: no readyok within 10 s' '$T/noping.out' && grep -q 'Termination \"abandoned\"' '$T/noping.pgn'"
+check "an engine that exits on ucinewgame: crashed, 0-1" sh -c "grep -q '0-1 {White.s engine crashed' '$T/exitnewgame.out'"
 check "no engine process is left" sh -c "! pgrep -f 'mock-engin[e].sh' >/dev/null"
 
 # a flag against a bare king is a draw (FIDE 6.9): the mock hangs in a K+R vs K position
@@ -178,5 +180,21 @@ check "stats: logistic -0.003/-0.006, bayesian 0.821, cutechess -0.003" sh -c \
 check "stats: fastchess 40.70 +/- 30.43, cutechess 40.7 +/- 30.4, LOS 99.6" sh -c \
   "grep -q 'fastchess (trinomial)    Elo 40.70 +/- 30.43' '$T/stats2.out' && grep -q 'cutechess                Elo 40.7 +/- 30.4, LOS 99.6 %' '$T/stats2.out'"
 check "stats: a bad count is refused" sh -c "! '$A' stats --wdl 1 x 2 2>/dev/null"
+
+# clocks over a period boundary, in the engines' own time: both burn 400 ms a move under
+# 2/1:1 (two moves in one second, then one more second): after two moves White has
+# 1000 - 2 x 400 - overhead + 1000 ms, so just under 1.2 s, and the flag falls on White's fifth
+# move; under a one-second sudden death it falls on the third
+SC="$here/mock-script.sh"
+"$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
+  -each tc=2/1:1 --claims off -pgnout file="$T/burn.pgn" >"$T/burn.out" 2>&1
+clk2=$(grep -o '%clk 0:00:[0-9.]*' "$T/burn.pgn" | sed -n '3s/%clk 0:00://p') # White, move 2
+check "period boundary: White's clock after move 2 is 1.1 to 1.2 s ($clk2)" \
+  awk -v c="$clk2" 'BEGIN { exit !(c > 1.1 && c < 1.2) }'
+check "period boundary: White's flag falls on move 5 (8 plies played)" sh -c \
+  "grep -q 'PlyCount \"8\"' '$T/burn.pgn' && grep -q \"0-1 {White's flag fell\" '$T/burn.out'"
+"$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
+  -each tc=1 --claims off -pgnout file="$T/burn1.pgn" >/dev/null 2>&1
+check "sudden death of one second: the flag falls on White's third move" grep -q 'PlyCount "4"' "$T/burn1.pgn"
 
 finish

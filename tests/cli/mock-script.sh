@@ -5,8 +5,10 @@
 # From the standard position the winner plays the Scholar's mate as White and the loser walks
 # into the Fool's mate as White; from 1.Nf3 Nf6 both shuffle the knights to a threefold
 # repetition; in a mate-in-one position the winner mates and the loser moves its king two
-# squares (an illegal move).
+# squares (an illegal move).  mock-script.sh burn MS: shuffles the knights from the standard
+# position (Nf3 Nf6 Ng1 Ng8 ...), taking MS milliseconds over every move.
 role=$1
+burn=${2:-0}
 fen=
 moves=
 while IFS= read -r line; do
@@ -26,8 +28,11 @@ while IFS= read -r line; do
     moves=$(echo $moves)
     n=0
     for m in $moves; do n=$((n + 1)); done
-    case $fen in
-    rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR*)
+    case $role:$fen in
+    burn:*)
+      sleep "$(echo "$burn" | awk '{printf "%.3f", $1 / 1000}')"
+      case $((n % 4)) in 0) best=g1f3 ;; 1) best=g8f6 ;; 2) best=f3g1 ;; 3) best=f6g8 ;; esac ;;
+    *:rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR*)
       case "$moves" in
       "") if [ "$role" = winner ]; then best=e2e4; else best=f2f3; fi ;;
       e2e4) best=e7e5 ;;
@@ -41,7 +46,7 @@ while IFS= read -r line; do
       "f2f3 e7e5 g2g4") best=d8h4 ;;
       *) best=0000 ;;
       esac ;;
-    rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R*)
+    *:rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R*)
       case $((n % 4)) in 0) best=f3g1 ;; 1) best=f6g8 ;; 2) best=g1f3 ;; 3) best=g8f6 ;; esac ;;
     *)
       if [ "$role" = winner ]; then best=a1a8; else best=g1e1; fi ;;
