@@ -4,6 +4,7 @@
  *   common.h   errors, colours, pieces, squares, the 16-bit move
  *   position.h board: position, make/unmake, legal moves, attacks, Polyglot keys, perft
  *   notation.h FEN/EPD, SAN, UCI/LAN
+ *   book.h     Polyglot opening books, read in place
  *   status.h   check, mate, stalemate, insufficient material, dead position
  *   game.h     a game: history, repetitions, endings, offers, claims, rule sets
  *   clock.h    time controls, the clock, flag-fall verdicts, PGN clock comments
@@ -14,6 +15,7 @@
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
 
+#include "arbiter/book.h"
 #include "arbiter/clock.h"
 #include "arbiter/common.h"
 #include "arbiter/game.h"
