@@ -8,6 +8,7 @@
  *   status.h   check, mate, stalemate, insufficient material, dead position
  *   game.h     a game: history, repetitions, endings, offers, claims, rule sets
  *   clock.h    time controls, the clock, flag-fall verdicts, PGN clock comments
+ *   diagram.h  text and SVG diagrams of a position
  *   pgn.h      PGN: streaming reader with full replay, export-format writer
  *   referee.h  procedure: a timed game driven by events, decisions, deadlines, its record
  *   otb.h      procedure over the board: touch-move, completed illegal moves, e-boards
@@ -18,6 +19,7 @@
 #include "arbiter/book.h"
 #include "arbiter/clock.h"
 #include "arbiter/common.h"
+#include "arbiter/diagram.h"
 #include "arbiter/game.h"
 #include "arbiter/notation.h"
 #include "arbiter/otb.h"
