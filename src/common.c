@@ -35,6 +35,7 @@ const char *arb_status_name(arb_status status) {
   case ARB_ERR_TIME_BACKWARDS: return "time_backwards";
   case ARB_ERR_CLOCK_STATE: return "clock_state";
   case ARB_ERR_FLAG_NOT_FALLEN: return "flag_not_fallen";
+  case ARB_ERR_BOOK_FORMAT: return "book_format";
   }
   return "unknown";
 }

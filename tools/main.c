@@ -21,6 +21,8 @@ static void usage(FILE *out) {
           "  readjudicate  re-derive game endings from PGN by the laws; list disagreements\n"
           "  stats    Elo, nElo, LOS and SPRT from counts, as Arbiter, fastchess and cutechess\n"
           "  play     a game in the terminal against an engine or a second person\n"
+          "  book     the moves a Polyglot opening book has for positions\n"
+          "  svg      a diagram of a position: SVG, or text (ASCII, Unicode)\n"
           "  serve    the online play server: games in the browser, clocks, SQLite\n"
           "  demo     a short demonstration of the library\n"
           "  version  print the version\n"
@@ -137,6 +139,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "stats")) return arb_cmd_stats(argc - 1, argv + 1);
   if (!strcmp(cmd, "play")) return arb_cmd_play(argc - 1, argv + 1);
   if (!strcmp(cmd, "serve")) return arb_cmd_serve(argc - 1, argv + 1);
+  if (!strcmp(cmd, "book")) return arb_cmd_book(argc - 1, argv + 1);
+  if (!strcmp(cmd, "svg")) return arb_cmd_svg(argc - 1, argv + 1);
   if (!strcmp(cmd, "demo")) return cmd_demo();
   fprintf(stderr, "arbiter: unknown command '%s'\n", cmd);
   usage(stderr);
