@@ -145,7 +145,11 @@ static int parse_engine_kv(engine_spec *e, const char *kv) {
       e->timed = 0;
       return 0;
     }
-    if (arb_tc_parse(v, strlen(v), ARB_TC_PGN, &e->tc, &rep) != ARB_OK) {
+    /* fastchess's seconds (the PGN grammar), else the referee's grammar with units, which
+     * also has delays: "90m+30s", "2s d0.5s" (a delay is not sent over UCI: the engine gets
+     * its remaining time, ENGINES.md 10.2) */
+    if (arb_tc_parse(v, strlen(v), ARB_TC_PGN, &e->tc, &rep) != ARB_OK &&
+        arb_tc_parse(v, strlen(v), ARB_TC_HUMAN, &e->tc, &rep) != ARB_OK) {
       fprintf(stderr, "arbiter match: tc=%s: %s\n", v, rep.message);
       return -1;
     }
@@ -453,7 +457,8 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       if (s->tc.periods[per].moves)
         lim.movestogo = (int)(s->tc.periods[per].moves -
                               arb_clock_moves(&clock, side) % s->tc.periods[per].moves);
-      lim.deadline_ms = (side == ARB_WHITE ? lim.wtime : lim.btime) + s->margin_ms;
+      /* until the flag falls: the remaining time plus what is left of a delay */
+      lim.deadline_ms = arb_clock_flag_time(&clock) - t + s->margin_ms;
     }
     lim.movetime = s->st_ms;
     lim.depth = s->depth;
@@ -469,10 +474,10 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
     const char *who = side == ARB_WHITE ? "White" : "Black";
     arb_color opp = (arb_color)!side;
     int64_t overrun = 0;
-    if (st != UCI_OK && timed) overrun = ur.elapsed_ms - arb_clock_remaining(&clock, side, t);
+    if (st != UCI_OK && timed) overrun = ur.elapsed_ms - (arb_clock_flag_time(&clock) - t);
     if (st == UCI_OK && timed) {
       /* the margin forgives a late answer once, never carries a negative balance */
-      int64_t left = arb_clock_remaining(&clock, side, t), used = ur.elapsed_ms;
+      int64_t left = arb_clock_flag_time(&clock) - t, used = ur.elapsed_ms;
       overrun = used - left;
       if (used > left && used <= left + s->margin_ms) used = left;
       t += used;
@@ -950,7 +955,8 @@ static void match_usage(FILE *out) {
       "of legal moves; -maxmoves N (moves after the opening), -draw and -resign (fastchess's\n"
       "meaning: scores in centipawns, counts in moves of each side) adjudicate, reported as\n"
       "adjudication.  TC: seconds, as fastchess and the PGN TimeControl tag (10+0.1, 40/60,\n"
-      "40/5400+30:1800+30, inf); the clock runs in the time each engine used, so machine load\n"
+      "40/5400+30:1800+30, inf; or with units and delays: 90m+30s, \"2s d0.5s\", \"5m b3s\"); the\n"
+      "clock runs in the time each engine used, so machine load\n"
       "between moves is not charged.  PGN: %%clk, %%emt and %%eval after each move,\n"
       "Termination, ArbiterRuleset/ArbiterTermination/ArbiterReason.  The journal (default\n"
       "PGNOUT.journal; none without -pgnout or -journal) keeps every finished game; --resume "

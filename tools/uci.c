@@ -283,14 +283,39 @@ uci_engine *uci_start(const uci_config *cfg, char *err, size_t errlen) {
       }
     }
   }
-  for (size_t i = 0; i < cfg->option_count; i++) {
-    if (!uci_has_option(e, cfg->options[i].name))
-      logf_(e, "# warning: the engine has no option %s\n", cfg->options[i].name);
-    if (send_line(e, "setoption name %s value %s", cfg->options[i].name, cfg->options[i].value))
-      goto crashed;
+  /* Threads first (it helps engines that size their tables by it), then the options asked
+   * for in their order; Threads=1, OwnBook=false and Ponder=false unless asked otherwise
+   * (Glaurung and Toga default to their own book, some engines to several threads) */
+  static const uci_option defaults[] = {
+      {"Threads", "1"}, {"OwnBook", "false"}, {"Ponder", "false"}};
+  size_t nset = 0;
+  uci_option set[MAX_OPTIONS + 3];
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < cfg->option_count && nset < MAX_OPTIONS; i++)
+      if ((strcasecmp(cfg->options[i].name, "Threads") == 0) == (pass == 0))
+        set[nset++] = cfg->options[i];
+  for (size_t d = 0; d < sizeof defaults / sizeof *defaults; d++) {
+    int asked = 0;
+    for (size_t i = 0; i < cfg->option_count; i++)
+      asked |= !strcasecmp(cfg->options[i].name, defaults[d].name);
+    const char *v = uci_option_value(e, defaults[d].name);
+    if (!asked && v && strcasecmp(v, defaults[d].value)) {
+      if (d == 0) { /* Threads stays first */
+        memmove(set + 1, set, nset * sizeof *set);
+        set[0] = defaults[d];
+        nset++;
+      } else {
+        set[nset++] = defaults[d];
+      }
+    }
+  }
+  for (size_t i = 0; i < nset; i++) {
+    if (!uci_has_option(e, set[i].name))
+      logf_(e, "# warning: the engine has no option %s\n", set[i].name);
+    if (send_line(e, "setoption name %s value %s", set[i].name, set[i].value)) goto crashed;
     for (int k = 0; k < e->noptions; k++)
-      if (!strcasecmp(e->options[k], cfg->options[i].name))
-        snprintf(e->values[k], sizeof e->values[k], "%.63s", cfg->options[i].value);
+      if (!strcasecmp(e->options[k], set[i].name))
+        snprintf(e->values[k], sizeof e->values[k], "%.63s", set[i].value);
   }
   if (send_line(e, "isready")) goto crashed;
   uci_status st = wait_for(e, "readyok", e->ready_ms, line, sizeof line);
@@ -335,6 +360,13 @@ void uci_parse_info(const char *line, uci_result *r) {
   char tok[64];
   const char *p = line;
   int n;
+  /* only the best line of a multipv search counts (whatever the field order) */
+  for (const char *q = line; sscanf(q, "%63s%n", tok, &n) == 1; q += n) {
+    long long k;
+    int m;
+    if (!strcmp(tok, "pv") || !strcmp(tok, "string")) break;
+    if (!strcmp(tok, "multipv") && sscanf(q + n, "%lld%n", &k, &m) == 1 && k > 1) return;
+  }
   while (sscanf(p, "%63s%n", tok, &n) == 1) {
     p += n;
     long long v;
@@ -352,7 +384,13 @@ void uci_parse_info(const char *line, uci_result *r) {
       r->pv[k] = 0;
       break;
     }
-    if (!strcmp(tok, "depth") && sscanf(p, "%lld%n", &v, &n) == 1)
+    if (!strcmp(tok, "time") && sscanf(p, "%lld%n", &v, &n) == 1)
+      r->engine_ms = v < 0 ? 0 : v, p += n;
+    else if (!strcmp(tok, "hashfull") && sscanf(p, "%lld%n", &v, &n) == 1)
+      r->hashfull = (int)v, p += n;
+    else if (!strcmp(tok, "tbhits") && sscanf(p, "%lld%n", &v, &n) == 1)
+      r->tbhits = (uint64_t)(v < 0 ? 0 : v), p += n;
+    else if (!strcmp(tok, "depth") && sscanf(p, "%lld%n", &v, &n) == 1)
       r->depth = (int)v, p += n;
     else if (!strcmp(tok, "seldepth") && sscanf(p, "%lld%n", &v, &n) == 1)
       r->seldepth = (int)v, p += n;

@@ -83,6 +83,9 @@ typedef struct uci_result {
   int depth, seldepth;
   uint64_t nodes, nps;
   int has_wdl, wdl[3];
+  int64_t engine_ms; /* the engine's own `time` (its latency: elapsed_ms - engine_ms) */
+  int hashfull;
+  uint64_t tbhits;
   char pv[256]; /* the last info line's pv as sent ("" when none), cut at a move boundary */
   char message[160];
 } uci_result;
@@ -96,7 +99,8 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
 /* `quit`, a wait, then a kill of the process group; frees e (NULL is a no-op). */
 void uci_quit(uci_engine *e);
 
-/* Parses one `info` line (without "info ") into r: score, depth, seldepth, nodes, nps, wdl, pv. */
+/* Parses one `info` line (without "info ") into r: score, depth, seldepth, nodes, nps, wdl,
+ * time, hashfull, tbhits, pv; a line of multipv 2 or more is ignored. */
 void uci_parse_info(const char *line, uci_result *r);
 /* Checks a `bestmove` line (the whole line) against the legal moves of pos (Chess960 castling
  * as king takes rook when chess960): UCI_OK with r->move, or UCI_NO_MOVE ((none), 0000, a1a1,

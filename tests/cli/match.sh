@@ -197,4 +197,34 @@ check "period boundary: White's flag falls on move 5 (8 plies played)" sh -c \
   -each tc=1 --claims off -pgnout file="$T/burn1.pgn" >/dev/null 2>&1
 check "sudden death of one second: the flag falls on White's third move" grep -q 'PlyCount "4"' "$T/burn1.pgn"
 
+"$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
+  -each tc="1s d0.3s" --claims off -pgnout file="$T/delay.pgn" >"$T/delay.out" 2>&1
+check "a 0.3 s delay: each move costs about 0.1 s, no flag before the fivefold repetition" sh -c \
+  "grep -q 'PlyCount \"16\"' '$T/delay.pgn' && grep -q 'fivefold' '$T/delay.out'"
+# the handshake's options: Threads first, then those asked for, then Threads=1, OwnBook=false
+# and Ponder=false where the engine defaults otherwise (ENGINES.md 6.5, item 3)
+cat >"$T/opts.sh" <<'MOCK'
+#!/bin/sh
+while IFS= read -r line; do
+  case $line in
+  uci)
+    echo "option name Hash type spin default 16 min 1 max 1024"
+    echo "option name OwnBook type check default true"
+    echo "option name Threads type spin default 4 min 1 max 64"
+    echo "option name Ponder type check default true"
+    echo uciok ;;
+  setoption*) echo "$line" >>"$LOG" ;;
+  isready) echo readyok ;;
+  go*) echo "bestmove 0000" ;;
+  quit) exit 0 ;;
+  esac
+done
+MOCK
+LOG="$T/opts.log" "$A" match -engine cmd=sh args="$T/opts.sh" name=o option.Hash=64 \
+  -engine cmd=sh args="$MOCK none" name=m -each depth=1 -output format=fastchess >"$T/opts.out" 2>&1
+printf '%s\n' "setoption name Threads value 1" "setoption name Hash value 64" \
+  "setoption name OwnBook value false" "setoption name Ponder value false" >"$T/opts.want"
+check "options: Threads first, the asked ones, then the safe defaults" cmp "$T/opts.want" "$T/opts.log"
+check "the results line shows the engine's threads and hash" grep -q '(1 plies, 1t - NULL, 64MB - 1MB):' "$T/opts.out"
+
 finish
