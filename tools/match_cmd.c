@@ -46,6 +46,7 @@ typedef struct engine_spec {
   char *args_copy;            /* owned: the args= text split in place */
   char *opt_names[MAX_OPTS];  /* owned: option names */
   char threads[40], hash[40]; /* fastchess's "1t" and "16MB" ("NULL"), from the first start */
+  int ponder;                 /* ponder=on (or a bare `ponder`): go ponder on the opponent's time */
   int restart; /* one process for many games (the default, as fastchess); restart=on: a fresh
                process every game, so no game depends on what the engine kept from the games
                before it (its hash, if ucinewgame does not clear it) and --resume repeats any
@@ -116,6 +117,10 @@ static uint64_t rnd(uint64_t *s) {
 /* ---- options ---- */
 
 static int parse_engine_kv(engine_spec *e, const char *kv) {
+  if (!strcmp(kv, "ponder")) { /* cutechess's and fastchess's bare flag */
+    e->ponder = 1;
+    return 0;
+  }
   const char *eq = strchr(kv, '=');
   if (!eq) return -1;
   size_t kl = (size_t)(eq - kv);
@@ -165,8 +170,10 @@ static int parse_engine_kv(engine_spec *e, const char *kv) {
     e->margin_ms = atoll(v);
   } else if (KEY("restart")) {
     e->restart = !strcmp(v, "on");
-  } else if (KEY("proto") || KEY("ponder")) {
-    /* uci only; no pondering */
+  } else if (KEY("ponder")) {
+    e->ponder = !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1");
+  } else if (KEY("proto")) {
+    /* uci only */
   } else {
     return -1;
   }
@@ -356,6 +363,31 @@ static void rule_words(arb_termination t, arb_result res, char *fc, size_t len) 
   }
 }
 
+/* What an engine is told for its move (or its ponder search): its clock and the opponent's,
+ * increment, moves to go in a period, and the deadline: until its flag falls (the remaining
+ * time plus what is left of a delay) and the margin; or its fixed limits.  clock NULL:
+ * untimed. */
+static uci_limits limits_for(const engine_spec *s, const arb_clock *clock, int64_t t, int side) {
+  uci_limits lim = {0};
+  if (clock) {
+    lim.timed = 1;
+    lim.wtime = arb_clock_remaining(clock, ARB_WHITE, t);
+    lim.btime = arb_clock_remaining(clock, ARB_BLACK, t);
+    int per = arb_clock_period(clock, (arb_color)side);
+    lim.winc = lim.binc = s->tc.periods[per].increment_ms;
+    if (s->tc.periods[per].moves)
+      lim.movestogo = (int)(s->tc.periods[per].moves -
+                            arb_clock_moves(clock, (arb_color)side) % s->tc.periods[per].moves);
+    if (arb_clock_running(clock) == side)
+      lim.deadline_ms = arb_clock_flag_time(clock) - t + s->margin_ms;
+  }
+  lim.movetime = s->st_ms;
+  lim.depth = s->depth;
+  lim.nodes = s->nodes;
+  if (s->st_ms) lim.deadline_ms = s->st_ms + (s->margin_ms ? s->margin_ms : 1000);
+  return lim;
+}
+
 static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result *result,
                        char *reason, size_t reason_len, char *term, size_t term_len,
                        game_words *words) {
@@ -388,6 +420,8 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
   int ended = 0;
   const char *arbiter_term = "";
   int draw_run = 0, resign_run[2] = {0, 0}, last_cp[2] = {0, 0};
+  int pondering[2] = {0, 0};
+  arb_move expect[2] = {ARB_MOVE_NONE, ARB_MOVE_NONE};
   while (!ended) {
     arb_outcome oc = arb_game_outcome(g);
     if (oc.result != ARB_RESULT_NONE) {
@@ -447,30 +481,18 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       break;
     }
     const engine_spec *s = spec[side];
-    uci_limits lim = {0};
-    if (timed) {
-      lim.timed = 1;
-      lim.wtime = arb_clock_remaining(&clock, ARB_WHITE, t);
-      lim.btime = arb_clock_remaining(&clock, ARB_BLACK, t);
-      int per = arb_clock_period(&clock, side);
-      lim.winc = lim.binc = s->tc.periods[per].increment_ms;
-      if (s->tc.periods[per].moves)
-        lim.movestogo = (int)(s->tc.periods[per].moves -
-                              arb_clock_moves(&clock, side) % s->tc.periods[per].moves);
-      /* until the flag falls: the remaining time plus what is left of a delay */
-      lim.deadline_ms = arb_clock_flag_time(&clock) - t + s->margin_ms;
-    }
-    lim.movetime = s->st_ms;
-    lim.depth = s->depth;
-    lim.nodes = s->nodes;
-    if (s->st_ms) lim.deadline_ms = s->st_ms + (s->margin_ms ? s->margin_ms : 1000);
+    uci_limits lim = limits_for(s, timed ? &clock : NULL, t, side);
     int n = arb_game_ply_count(g);
-    arb_move *mv = malloc((size_t)(n + 1) * sizeof *mv);
+    arb_move *mv = malloc((size_t)(n + 2) * sizeof *mv);
     for (int i = 0; i < n; i++)
       mv[i] = arb_game_move_at(g, i + 1); /* 1-based */
     uci_result ur;
-    uci_status st = uci_go(pl[side]->e, &op->start, mv, n, op->start.chess960, &lim, &ur);
-    free(mv);
+    uci_status st;
+    if (pondering[side] && n > 0 && mv[n - 1] == expect[side])
+      st = uci_ponderhit(pl[side]->e, &lim, &ur);
+    else /* a ponder search on another move is stopped first */
+      st = uci_go(pl[side]->e, &op->start, mv, n, op->start.chess960, &lim, &ur);
+    pondering[side] = 0;
     const char *who = side == ARB_WHITE ? "White" : "Black";
     arb_color opp = (arb_color)!side;
     int64_t overrun = 0;
@@ -486,6 +508,7 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       if (info.late) st = UCI_TIMEOUT;
     }
     if (st != UCI_OK) {
+      free(mv);
       const arb_position *p = arb_game_position(g);
       int cannot = arb_cannot_mate(p, opp);
       *result = cannot ? ARB_RESULT_DRAW
@@ -537,6 +560,15 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
     mn->score = ur.score;
     mn->depth = ur.depth;
     arb_game_play(g, ur.move);
+    /* ponder=on: the engine thinks on the opponent's time about the reply it expects */
+    if (s->ponder && ur.ponder != ARB_MOVE_NONE && arb_game_outcome(g).result == ARB_RESULT_NONE) {
+      mv[n] = ur.move;
+      uci_limits pl_lim = limits_for(s, timed ? &clock : NULL, t, side);
+      if (uci_ponder(pl[side]->e, &op->start, mv, n + 1, ur.ponder, op->start.chess960, &pl_lim) ==
+          UCI_OK)
+        pondering[side] = 1, expect[side] = ur.ponder;
+    }
+    free(mv);
     /* adjudication counters (fastchess semantics: mate scores never count as drawish; a
      * capture or a pawn move starts the draw count again) */
     int cp = ur.mate ? (ur.score > 0 ? 100000 : -100000) : ur.score;
@@ -561,6 +593,8 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       break;
     }
   }
+  for (int k = 0; k < 2; k++) /* the game is over: no more pondering */
+    if (pondering[k] && pl[k]->e) uci_ponder_stop(pl[k]->e);
   /* the PGN */
   arb_pgn_writer *w = arb_pgn_writer_new(0);
   arb_pgn_writer_begin_game(w);
@@ -935,7 +969,8 @@ static void *work(void *arg) {
 static void match_usage(FILE *out) {
   fprintf(
       out,
-      "usage: arbiter match -engine cmd=PROG [name=N] [args=\"A B\"] [dir=D] [option.X=V]\n"
+      "usage: arbiter match -engine cmd=PROG [name=N] [args=\"A B\"] [dir=D] [option.X=V] "
+      "[ponder]\n"
       "                     -engine ... [-each tc=TC|st=S|nodes=N|depth=D timemargin=MS ...]\n"
       "                     [-rounds N] [-games 1|2] [-repeat] [-concurrency N] [-srand SEED]\n"
       "                     [-openings file=F format=epd|pgn|uci order=sequential|random plies=N]\n"
@@ -1121,6 +1156,8 @@ int arb_cmd_match(int argc, char **argv) {
       parse_engine_kv(e, each_kv[j]);
     if (!e->cmd) return fprintf(stderr, "arbiter match: engine %d has no cmd=\n", k + 1), 2;
     if (!e->name[0]) snprintf(e->name, sizeof e->name, "%s", e->cmd);
+    if (e->ponder && e->nopts < MAX_OPTS) /* UCI: the GUI sets Ponder to allow go ponder */
+      e->opts[e->nopts++] = (uci_option){"Ponder", "true"};
     if (!e->timed && !e->st_ms && !e->nodes && !e->depth)
       return fprintf(stderr, "arbiter match: engine %s has no limit (tc=, st=, nodes= or depth=)\n",
                      e->name),

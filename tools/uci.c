@@ -41,6 +41,9 @@ struct uci_engine {
   int dead;
   int64_t stop_grace;
   int64_t ready_ms;
+  int pondering; /* a `go ponder` search runs on ponder_pos */
+  int ponder_chess960;
+  arb_position ponder_pos;
 };
 
 static const char *const status_names[] = {"ok",      "no_move", "illegal", "malformed",
@@ -483,16 +486,29 @@ uci_status uci_read_bestmove(const arb_position *pos, int chess960, const char *
     }
   }
   out->move = m;
+  /* `bestmove X ponder Y`: Y kept when it is legal after X */
+  out->ponder = ARB_MOVE_NONE;
+  const char *pp = strstr(line + 8, " ponder ");
+  char ptok[16];
+  if (pp && sscanf(pp + 8, "%15s", ptok) == 1) {
+    arb_position after = *pos;
+    arb_undo u;
+    arb_make_move(&after, m, &u);
+    arb_move y;
+    if (arb_uci_read(&after, ptok, strlen(ptok), 0, &y) == ARB_OK) out->ponder = y;
+  }
   return out->status = UCI_OK;
 }
 
-uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *moves, int n,
-                  int chess960, const uci_limits *lim, uci_result *out) {
-  memset(out, 0, sizeof *out);
-  char *cmd = malloc(32 + 100 + (size_t)n * 6);
-  if (!cmd) return out->status = UCI_CRASHED;
-  arb_position pos = *start, init;
+/* `position startpos|fen F moves ...` for start + moves (+ extra when not ARB_MOVE_NONE); *pos
+ * becomes the position after them.  0, or -1 when the command cannot be built or sent. */
+static int send_position(uci_engine *e, const arb_position *start, const arb_move *moves, int n,
+                         arb_move extra, int chess960, arb_position *pos) {
+  char *cmd = malloc(32 + 100 + (size_t)(n + 1) * 6);
+  if (!cmd) return -1;
+  arb_position init;
   arb_position_startpos(&init);
+  *pos = *start;
   size_t len = 0;
   char fen[ARB_FEN_MAX];
   arb_fen_write(start, fen, sizeof fen, chess960 ? ARB_FEN_OUT_SHREDDER : 0);
@@ -500,34 +516,40 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
     len += (size_t)sprintf(cmd + len, "position startpos");
   else
     len += (size_t)sprintf(cmd + len, "position fen %s", fen);
-  if (n) len += (size_t)sprintf(cmd + len, " moves");
-  for (int i = 0; i < n; i++) {
+  if (n || extra != ARB_MOVE_NONE) len += (size_t)sprintf(cmd + len, " moves");
+  for (int i = 0; i <= n; i++) {
+    arb_move m = i < n ? moves[i] : extra;
+    if (m == ARB_MOVE_NONE) break;
     char u[8];
-    arb_uci_write(&pos, moves[i], u, sizeof u);
+    arb_uci_write(pos, m, u, sizeof u);
     len += (size_t)sprintf(cmd + len, " %s", u);
     arb_undo ud;
-    arb_make_move(&pos, moves[i], &ud);
-  }
-  /* a ping between moves, never during a search (Glaurung answers none then) */
-  char ping[LINE_MAX_BYTES + 1];
-  if (send_line(e, "isready")) {
-    free(cmd);
-    snprintf(out->message, sizeof out->message, "the engine's input is closed");
-    return out->status = UCI_CRASHED;
-  }
-  uci_status pst = wait_for(e, "readyok", 10000, ping, sizeof ping);
-  if (pst != UCI_OK) {
-    free(cmd);
-    if (pst == UCI_STALLED) kill_group(e), e->dead = 1;
-    snprintf(out->message, sizeof out->message, "%s",
-             pst == UCI_CRASHED ? "the engine exited"
-                                : "no readyok within 10 s (stalled connection)");
-    return out->status = pst;
+    arb_make_move(pos, m, &ud);
   }
   int bad = send_line(e, "%s", cmd);
   free(cmd);
+  return bad ? -1 : 0;
+}
+
+/* A ping between moves, never during a search (Glaurung answers none then). */
+static uci_status ping(uci_engine *e, uci_result *out) {
+  char line[LINE_MAX_BYTES + 1];
+  if (send_line(e, "isready")) {
+    snprintf(out->message, sizeof out->message, "the engine's input is closed");
+    return out->status = UCI_CRASHED;
+  }
+  uci_status st = wait_for(e, "readyok", 10000, line, sizeof line);
+  if (st == UCI_STALLED) kill_group(e), e->dead = 1;
+  if (st != UCI_OK)
+    snprintf(out->message, sizeof out->message, "%s",
+             st == UCI_CRASHED ? "the engine exited"
+                               : "no readyok within 10 s (stalled connection)");
+  return out->status = st;
+}
+
+static int send_go(uci_engine *e, const uci_limits *lim, int ponder) {
   char go[256];
-  size_t g = (size_t)snprintf(go, sizeof go, "go");
+  size_t g = (size_t)snprintf(go, sizeof go, "go%s", ponder ? " ponder" : "");
   if (lim->timed) {
     g += (size_t)snprintf(go + g, sizeof go - g, " wtime %lld btime %lld winc %lld binc %lld",
                           (long long)(lim->wtime < 1 ? 1 : lim->wtime),
@@ -541,10 +563,13 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
   if (lim->depth > 0) g += (size_t)snprintf(go + g, sizeof go - g, " depth %d", lim->depth);
   if (lim->nodes > 0)
     g += (size_t)snprintf(go + g, sizeof go - g, " nodes %llu", (unsigned long long)lim->nodes);
-  if (bad || send_line(e, "%s", go)) {
-    snprintf(out->message, sizeof out->message, "the engine's input is closed");
-    return out->status = UCI_CRASHED;
-  }
+  return send_line(e, "%s", go);
+}
+
+/* Reads the engine's lines up to its bestmove for pos, within lim's deadline from now: at the
+ * deadline `stop`, then the grace; none then: stalled, killed. */
+static uci_status wait_bestmove(uci_engine *e, const arb_position *pos, int chess960,
+                                const uci_limits *lim, uci_result *out) {
   int64_t t0 = arb_tool_now_ms();
   /* a watchdog even for depth/nodes limits (fastchess #1029): a minute beyond nothing */
   int64_t deadline = lim->deadline_ms > 0 ? t0 + lim->deadline_ms : t0 + 60000 + lim->movetime;
@@ -588,8 +613,63 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
                  (long long)(lim->deadline_ms > 0 ? lim->deadline_ms : 60000 + lim->movetime));
       return out->status = UCI_TIMEOUT;
     }
-    return uci_read_bestmove(&pos, chess960, line, out);
+    return uci_read_bestmove(pos, chess960, line, out);
   }
+}
+
+uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *moves, int n,
+                  int chess960, const uci_limits *lim, uci_result *out) {
+  memset(out, 0, sizeof *out);
+  out->ponder = ARB_MOVE_NONE;
+  arb_position pos;
+  if (e->pondering) uci_ponder_stop(e);
+  if (ping(e, out) != UCI_OK) return out->status;
+  if (send_position(e, start, moves, n, ARB_MOVE_NONE, chess960, &pos) || send_go(e, lim, 0)) {
+    snprintf(out->message, sizeof out->message, "the engine's input is closed");
+    return out->status = UCI_CRASHED;
+  }
+  return wait_bestmove(e, &pos, chess960, lim, out);
+}
+
+uci_status uci_ponder(uci_engine *e, const arb_position *start, const arb_move *moves, int n,
+                      arb_move expected, int chess960, const uci_limits *lim) {
+  uci_result r;
+  memset(&r, 0, sizeof r);
+  if (e->pondering) uci_ponder_stop(e);
+  if (ping(e, &r) != UCI_OK) return r.status;
+  if (send_position(e, start, moves, n, expected, chess960, &e->ponder_pos) || send_go(e, lim, 1))
+    return UCI_CRASHED;
+  e->pondering = 1;
+  e->ponder_chess960 = chess960;
+  return UCI_OK;
+}
+
+uci_status uci_ponderhit(uci_engine *e, const uci_limits *lim, uci_result *out) {
+  memset(out, 0, sizeof *out);
+  out->ponder = ARB_MOVE_NONE;
+  if (!e->pondering) {
+    snprintf(out->message, sizeof out->message, "ponderhit without a ponder search");
+    return out->status = UCI_CRASHED;
+  }
+  e->pondering = 0;
+  if (send_line(e, "ponderhit")) {
+    snprintf(out->message, sizeof out->message, "the engine's input is closed");
+    return out->status = UCI_CRASHED;
+  }
+  /* a bestmove sent before the ponderhit (cutechess #180) is the answer, at once */
+  return wait_bestmove(e, &e->ponder_pos, e->ponder_chess960, lim, out);
+}
+
+uci_status uci_ponder_stop(uci_engine *e) {
+  if (!e->pondering) return UCI_OK;
+  e->pondering = 0;
+  if (send_line(e, "stop")) return UCI_CRASHED;
+  uci_limits lim = {0};
+  lim.deadline_ms = e->stop_grace;
+  uci_result r;
+  memset(&r, 0, sizeof r);
+  wait_bestmove(e, &e->ponder_pos, e->ponder_chess960, &lim, &r); /* thrown away */
+  return e->dead ? UCI_STALLED : UCI_OK;
 }
 
 void uci_quit(uci_engine *e) {

@@ -77,6 +77,7 @@ typedef struct uci_result {
   uci_status status;
   arb_move move;
   char text[16];       /* the bestmove text as sent */
+  arb_move ponder;     /* `ponder Y` after the bestmove, when legal; else ARB_MOVE_NONE */
   int64_t elapsed_ms;  /* from the go write to the bestmove read (monotonic) */
   int has_score, mate; /* score: centipawns, or mate in `score` moves when mate (signed) */
   int score;
@@ -95,6 +96,18 @@ typedef struct uci_result {
  * castling as king takes rook when chess960).  Never called on a finished position. */
 uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *moves, int n,
                   int chess960, const uci_limits *lim, uci_result *out);
+
+/* Pondering (UCI's `go ponder`; the engine needs its Ponder option true).  uci_ponder starts a
+ * search on the opponent's time in the position after moves and the expected reply (the
+ * `ponder` move of the engine's last answer), with lim's clock times.  When the opponent plays
+ * it, uci_ponderhit sends `ponderhit` and waits for the bestmove as uci_go does (the time
+ * counted from the ponderhit; a bestmove the engine sent before it, as some do, is taken at
+ * once).  Otherwise uci_ponder_stop sends `stop` and throws its answer away (no answer within
+ * the grace: stalled, killed); uci_go does that itself when a search is still pondering. */
+uci_status uci_ponder(uci_engine *e, const arb_position *start, const arb_move *moves, int n,
+                      arb_move expected, int chess960, const uci_limits *lim);
+uci_status uci_ponderhit(uci_engine *e, const uci_limits *lim, uci_result *out);
+uci_status uci_ponder_stop(uci_engine *e);
 
 /* `quit`, a wait, then a kill of the process group; frees e (NULL is a no-op). */
 void uci_quit(uci_engine *e);

@@ -227,4 +227,22 @@ printf '%s\n' "setoption name Threads value 1" "setoption name Hash value 64" \
 check "options: Threads first, the asked ones, then the safe defaults" cmp "$T/opts.want" "$T/opts.log"
 check "the results line shows the engine's threads and hash" grep -q '(1 plies, 1t - NULL, 64MB - 1MB):' "$T/opts.out"
 
+# pondering (ENGINES.md 6.5, item 11): go ponder on the expected reply, ponderhit when it comes,
+# stop (its answer thrown away) when another move comes, a bestmove sent before the ponderhit
+# taken at once; never a ping during a ponder search
+for role in ponder ponder-wrong ponder-early; do
+  rm -f "$T/$role.log"
+  LOG="$T/$role.log" "$A" match -engine cmd=$SC args=$role name=p ponder \
+    -engine cmd=$SC args="burn 50" name=b -each tc=5+0 --claims off -pgnout file="$T/$role.pgn" \
+    >"$T/$role.out" 2>&1
+done
+pings_in_ponder() { awk '/^go ponder/{p=1} /^isready/{if(p) bad++} /^ponderhit|^stop/{p=0} END{print bad+0}' "$1"; }
+check "ponder: Ponder set, 8 ponder searches, 7 ponderhits, the game played out" sh -c \
+  "grep -q 'setoption name Ponder value true' '$T/ponder.log' && [ \$(grep -c '^go ponder' '$T/ponder.log') -eq 8 ] && [ \$(grep -c '^ponderhit' '$T/ponder.log') -eq 7 ] && grep -q 'PlyCount \"16\"' '$T/ponder.pgn'"
+check "ponder: no ping during a ponder search" test "$(pings_in_ponder "$T/ponder.log")" -eq 0
+check "ponder, wrong guesses: stop, no ponderhit, the game played out" sh -c \
+  "[ \$(grep -c '^ponderhit' '$T/ponder-wrong.log') -eq 0 ] && [ \$(grep -c '^stop' '$T/ponder-wrong.log') -ge 8 ] && grep -q 'PlyCount \"16\"' '$T/ponder-wrong.pgn'"
+check "ponder, a bestmove before the ponderhit: taken, the game played out" sh -c \
+  "[ \$(grep -c '^ponderhit' '$T/ponder-early.log') -eq 7 ] && grep -q 'PlyCount \"16\"' '$T/ponder-early.pgn'"
+
 finish

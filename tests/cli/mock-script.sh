@@ -6,13 +6,25 @@
 # into the Fool's mate as White; from 1.Nf3 Nf6 both shuffle the knights to a threefold
 # repetition; in a mate-in-one position the winner mates and the loser moves its king two
 # squares (an illegal move).  mock-script.sh burn MS: shuffles the knights from the standard
-# position (Nf3 Nf6 Ng1 Ng8 ...), taking MS milliseconds over every move.
+# position (Nf3 Nf6 Ng1 Ng8 ...), taking MS milliseconds over every move.  mock-script.sh
+# ponder|ponder-wrong|ponder-early: the same shuffle, each bestmove with `ponder` and the reply
+# it expects (ponder-wrong: another knight's move), searching on `go ponder` until `ponderhit`
+# or `stop` (ponder-early: answering at once, before the ponderhit); with $LOG set, these
+# write every command they get there.
 role=$1
 burn=${2:-0}
 fen=
 moves=
+shuffle() { # the knight move at ply $1 of the shuffle
+  case $(($1 % 4)) in 0) echo g1f3 ;; 1) echo g8f6 ;; 2) echo f3g1 ;; 3) echo f6g8 ;; esac
+}
+pondering=
 while IFS= read -r line; do
+  case $role in ponder*) [ -n "${LOG:-}" ] && echo "$line" >>"$LOG" ;; esac
   case $line in
+  ponderhit | stop)
+    [ -n "$pondering" ] && [ "$role" != ponder-early ] && echo "bestmove $pondering"
+    pondering= ;;
   uci) echo "id name mock-$role"; echo uciok ;;
   isready) echo readyok ;;
   "position startpos"*)
@@ -29,6 +41,17 @@ while IFS= read -r line; do
     n=0
     for m in $moves; do n=$((n + 1)); done
     case $role:$fen in
+    ponder*:*)
+      best=$(shuffle $n)
+      case $(($n % 2)) in 0) wrong=b8c6 ;; *) wrong=b1c3 ;; esac
+      if [ "$role" = ponder-wrong ]; then next=$wrong; else next=$(shuffle $((n + 1))); fi
+      case $line in
+      "go ponder"*)
+        if [ "$role" = ponder-early ]; then echo "bestmove $best ponder $next"; pondering=x; else pondering="$best ponder $next"; fi
+        continue ;;
+      esac
+      echo "bestmove $best ponder $next"
+      continue ;;
     burn:*)
       sleep "$(echo "$burn" | awk '{printf "%.3f", $1 / 1000}')"
       case $((n % 4)) in 0) best=g1f3 ;; 1) best=g8f6 ;; 2) best=f3g1 ;; 3) best=f6g8 ;; esac ;;
