@@ -239,13 +239,7 @@ static int load_openings(run *r, const char *file, const char *format, int plies
     v.move = pgn_move;
     v.end_game = pgn_end;
     arb_pgn_options o = {ARB_PGN_NO_VARIATIONS | ARB_PGN_NO_RESULT_CHECK, ARB_RULES_FIDE, 0, 0};
-    arb_pgn_reader *rd = arb_pgn_reader_new(&o, &v);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pf)) > 0)
-      arb_pgn_reader_feed(rd, buf, n);
-    arb_pgn_reader_finish(rd);
-    arb_pgn_reader_free(rd);
+    arb_tool_pgn_read(pf, &o, &v);
     fclose(pf);
     if (!r->nopen) {
       fprintf(stderr, "arbiter match: %s: no opening read\n", file);

@@ -138,6 +138,9 @@ static void h2h_arbiter(FILE *out, const match_h2h *h, const match_sprt *s) {
   if (e.degenerate)
     fprintf(out, "Elo: %s %.2f (one-sided 95%%, %s), nElo: -\n", e.score >= 0.5 ? ">" : "<", e.elo,
             model);
+  else if (isinf(e.elo_error))
+    fprintf(out, "Elo: %.2f (95%%: %.2f to %.2f), nElo: %.2f +/- %.2f (%s)\n", e.elo, e.elo_lo,
+            e.elo_hi, e.nelo, e.nelo_error, model);
   else
     fprintf(out, "Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f (%s)\n", e.elo, e.elo_error, e.nelo,
             e.nelo_error, model);

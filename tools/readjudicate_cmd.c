@@ -145,13 +145,7 @@ int arb_cmd_readjudicate(int argc, char **argv) {
     v.tag = on_tag;
     v.comment = on_comment;
     v.end_game = on_end;
-    arb_pgn_reader *r = arb_pgn_reader_new(&opts, &v);
-    char buf[1 << 16];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-      arb_pgn_reader_feed(r, buf, n);
-    arb_pgn_reader_finish(r);
-    arb_pgn_reader_free(r);
+    arb_tool_pgn_read(f, &opts, &v);
     if (f != stdin) fclose(f);
   }
   if (!files) {

@@ -42,9 +42,10 @@ static int elo_from(const double *a, const double *c, int n, int pairs, stats_el
   }
   out->elo = elo_of(s);
   double hi = s + Z95 * se, lo = s - Z95 * se;
-  if (hi >= 1) hi = 1 - 1e-12;
-  if (lo <= 0) lo = 1e-12;
-  out->elo_error = (elo_of(hi) - elo_of(lo)) / 2;
+  /* a bound beyond every game won (or lost) is no Elo: that side of the interval is open */
+  out->elo_hi = hi >= 1 ? INFINITY : elo_of(hi);
+  out->elo_lo = lo <= 0 ? -INFINITY : elo_of(lo);
+  out->elo_error = (out->elo_hi - out->elo_lo) / 2;
   double sigma = pairs ? sqrt(2 * var) : sqrt(var);
   out->nelo = (s - 0.5) / sigma * NELO_K;
   out->nelo_error = Z95 * se / sigma * NELO_K;

@@ -15,7 +15,9 @@
 enum { STATS_LL, STATS_LD, STATS_WL, STATS_DD, STATS_WD, STATS_WW, STATS_PENTA };
 
 typedef struct stats_elo {
-  double elo, elo_error; /* logistic Elo and half the 95% interval */
+  double elo, elo_error; /* logistic Elo and half the 95% interval (inf when it is open) */
+  double elo_lo, elo_hi; /* the 95% interval; -inf / +inf when a bound passes every game lost
+                            or won (guarded functions only) */
   double nelo, nelo_error;
   double los;     /* likelihood of superiority, 0..1 */
   double score;   /* mean score */

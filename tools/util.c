@@ -122,3 +122,19 @@ arb_status arb_tool_setup(const char *fen, size_t fen_len, const char *moves, si
   }
   return ARB_OK;
 }
+
+arb_status arb_tool_pgn_read(FILE *in, const arb_pgn_options *opts, const arb_pgn_visitor *v) {
+  arb_pgn_reader *r = arb_pgn_reader_new(opts, v);
+  if (!r) return ARB_ERR_NO_MEMORY;
+  char buf[1 << 16];
+  size_t n;
+  arb_status st = ARB_OK;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+    arb_status s = arb_pgn_reader_feed(r, buf, n);
+    if (st == ARB_OK) st = s;
+  }
+  arb_status s = arb_pgn_reader_finish(r);
+  if (st == ARB_OK) st = s;
+  arb_pgn_reader_free(r);
+  return st;
+}

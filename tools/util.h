@@ -39,6 +39,10 @@ arb_status arb_tool_setup(const char *fen, size_t fen_len, const char *moves, si
                           arb_position *pos, arb_position *before, arb_move *last,
                           arb_tool_setup_error *err);
 
+/* Reads a whole PGN stream through a reader made with opts and v, then finishes and frees it.
+ * ARB_OK, ARB_ERR_NO_MEMORY without a reader, or the reader's first error. */
+arb_status arb_tool_pgn_read(FILE *in, const arb_pgn_options *opts, const arb_pgn_visitor *v);
+
 /* Reads one line of at most max bytes (without the newline) into a growing buffer; longer
  * lines are consumed to their end and *too_long is set.  Returns the length, -1 at EOF. */
 long arb_tool_read_line(FILE *in, char **buf, size_t *cap, size_t max, int *too_long);

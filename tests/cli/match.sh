@@ -166,6 +166,10 @@ same_as_fastchess three -engine cmd=$SC args=loser name=Loser2 -rounds 3 -rating
 same_as_fastchess sprt -rounds 40 -sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 -ratinginterval 4 \
   -output format=fastchess
 same_as_fastchess sprtcute -rounds 40 -sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 -output format=cutechess
+"$A" match $E $O -rounds 3 -pgnout file="$T/scripted.pgn" >/dev/null 2>&1
+"$A" stats --pgn "$T/scripted.pgn" >"$T/stats-pgn.out" 2>&1
+check "stats --pgn: the counts and pairs fastchess printed for the same games" sh -c \
+  "grep -q 'Games: W 4, D 2, L 0' '$T/stats-pgn.out' && grep -q 'Pairs: \[0, 0, 1, 0, 2\]' '$T/stats-pgn.out' && grep -q 'fastchess (pentanomial)  Elo 279.59 +/- nan, nElo 347.44 +/- 278.00' '$T/stats-pgn.out'"
 "$A" match $E $O -rounds 40 -sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 >"$T/sprt-own.out" 2>&1
 check "the SPRT stops a run in Arbiter's format too, with the model named" \
   grep -q '^SPRT \[0.00, 100.00\] (normalized): H1 accepted after 18 games' "$T/sprt-own.out"
