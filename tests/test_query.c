@@ -63,7 +63,7 @@ Test(query, every_bad_request_gets_one_error) {
       {"{\"fen\": \"4k3/8/8/8/8/8/8/K3K3 w - - 0 1\"}", "fen_invalid"},
       {"{\"moves\": [\"e5\"]}", "move_illegal"},
       {"{\"moves\": [\"Zz\"]}", "move_syntax"},
-      {"{\"moves\": [\"e4\", \"--\"]}", "null_move"},
+      {"{\"fen\": \"4k3/8/8/8/8/8/8/4K2r w - - 0 1\", \"moves\": [\"--\"]}", "null_in_check"},
       {"{\"fen\": \"k7/8/8/8/8/8/8/1N1N3K w - - 0 1\", \"moves\": [\"Nc3\"]}", "move_ambiguous"},
       {"{\"accept\": 5}", "request"},
       {"{\"accept\": [\"nonsense\"]}", "request"},
@@ -125,4 +125,73 @@ Test(query, huge_and_binary_input) {
   s = arb_query_too_long(4, 100);
   cr_assert(strstr(s, "line_too_long"));
   free(s);
+}
+
+static int has_string(json_t *arr, const char *s) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(arr, i, v) if (!strcmp(json_string_value(v), s)) return 1;
+  return 0;
+}
+
+Test(query, null_moves) {
+  json_t *a = ask("{\"moves\": [\"e4\", \"--\", \"0000\", \"Z0\"]}");
+  json_t *san = json_object_get(a, "moves_san"), *uci = json_object_get(a, "moves_uci");
+  cr_assert_eq(json_array_size(san), 4);
+  cr_assert_str_eq(json_string_value(json_array_get(san, 1)), "--");
+  cr_assert_str_eq(json_string_value(json_array_get(uci, 3)), "0000");
+  cr_assert_str_eq(json_string_value(json_object_get(a, "turn")), "white");
+  cr_assert_eq(json_integer_value(json_object_get(a, "halfmove_clock")), 3);
+  json_decref(a);
+  a = ask("{\"fen\": \"4k3/8/8/8/8/8/8/4K2r w - - 0 1\", \"moves\": [\"--\"]}");
+  cr_assert_str_eq(error_code(a), "null_in_check");
+  json_decref(a);
+  a = ask("{\"fen\": \"4k3/8/8/8/8/8/8/4K2r w - - 0 1\", \"moves\": [\"--\"], \"history\": false}");
+  cr_assert_str_eq(error_code(a), "null_in_check");
+  json_decref(a);
+}
+
+/* The query fields of the move and board queries, on python-chess's test positions. */
+Test(query, board_queries) {
+  json_t *a = ask("{\"fen\": \"rnb1k1nr/2pppppp/3P4/8/1b5q/8/PPPNPBPP/RNBQKB1R w KQkq - 0 1\","
+                  " \"pins\": true, \"attackers\": \"e1\"}");
+  json_t *pins = json_object_get(a, "pins");
+  cr_assert_eq(json_array_size(pins), 2);
+  json_t *pin = json_array_get(pins, 1); /* a1 first: d2, then f2 */
+  cr_assert_str_eq(json_string_value(json_object_get(pin, "square")), "f2");
+  cr_assert_str_eq(json_string_value(json_object_get(pin, "color")), "white");
+  json_t *ray = json_object_get(pin, "ray");
+  cr_assert_eq(json_array_size(ray), 4);
+  cr_assert(has_string(ray, "e1") && has_string(ray, "h4"));
+  json_t *att = json_object_get(a, "attackers");
+  cr_assert_eq(json_array_size(json_object_get(att, "black")), 0, "nothing checks e1");
+  cr_assert(has_string(json_object_get(att, "white"), "d1"));
+  json_decref(a);
+  a = ask("{\"fen\": \"r1bqkb1r/p3np2/2n1p2p/1p4pP/2pP4/4PQ1N/1P2BPP1/RNB1K2R w KQkq g6 0 11\","
+          " \"move_info\": [\"hxg6\", \"O-O\", \"Qxf7+\"], \"pseudo_legal\": true}");
+  json_t *mi = json_object_get(a, "move_info");
+  cr_assert_eq(json_array_size(mi), 3);
+  cr_assert(json_is_true(json_object_get(json_array_get(mi, 0), "en_passant")));
+  cr_assert(json_is_true(json_object_get(json_array_get(mi, 0), "capture")));
+  cr_assert(json_is_true(json_object_get(json_array_get(mi, 1), "castling")));
+  cr_assert(json_is_false(json_object_get(json_array_get(mi, 1), "capture")));
+  cr_assert(json_is_true(json_object_get(json_array_get(mi, 2), "gives_check")));
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(mi, 1), "uci")), "e1g1");
+  cr_assert(json_array_size(json_object_get(a, "pseudo_legal_uci")) >=
+            json_array_size(json_object_get(a, "legal_uci")));
+  cr_assert_eq(json_integer_value(json_object_get(a, "chess960_number")), -1);
+  json_decref(a);
+  a = ask("{\"moves\": [\"e4\"], \"en_passant\": \"always\"}");
+  cr_assert_str_eq(json_string_value(json_object_get(a, "fen")),
+                   "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+  json_decref(a);
+  a = ask("{}");
+  cr_assert_eq(json_integer_value(json_object_get(a, "chess960_number")), 518);
+  json_decref(a);
+  a = ask("{\"attackers\": \"z9\"}");
+  cr_assert_str_eq(error_code(a), "request");
+  json_decref(a);
+  a = ask("{\"move_info\": [\"Ke2\"]}");
+  cr_assert_str_eq(error_code(a), "move_illegal");
+  json_decref(a);
 }

@@ -47,7 +47,9 @@ extern "C" {
   X(ARB_ERR_TC_SYNTAX, -15, "malformed time control")                                              \
   X(ARB_ERR_TIME_BACKWARDS, -16, "time went backwards")                                            \
   X(ARB_ERR_CLOCK_STATE, -17, "the clock is not started, paused or already stopped")               \
-  X(ARB_ERR_FLAG_NOT_FALLEN, -18, "the flag has not fallen")
+  X(ARB_ERR_FLAG_NOT_FALLEN, -18, "the flag has not fallen")                                       \
+  X(ARB_ERR_NULL_IN_CHECK, -19, "a null move is not allowed while in check")                       \
+  X(ARB_ERR_EPD_SYNTAX, -20, "malformed EPD operation")
 
 typedef enum arb_status {
 #define ARB_STATUS_ENUM_(name, value, msg) name = value,
