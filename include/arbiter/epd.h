@@ -15,7 +15,8 @@
  * text that was read (or into the caller's strings for records the caller adds), which must
  * outlive it.  Thread-safety: all functions are reentrant.
  * Errors: ARB_ERR_FEN_SYNTAX / ARB_ERR_FEN_INVALID for the position fields (err->fen says
- * more), ARB_ERR_EPD_SYNTAX for an operation, ARB_ERR_MOVE_SYNTAX / _ILLEGAL / _AMBIGUOUS for a
+ * more), ARB_ERR_EPD_SYNTAX for an operation, ARB_ERR_MOVE_SYNTAX / _ILLEGAL / _AMBIGUOUS (and
+ * ARB_ERR_NULL_MOVE for "--" or "0000": null moves have no place in EPD) for a
  * move operand (err->san says more), ARB_ERR_BUFFER beyond ARB_EPD_MAX_OPS operations or
  * ARB_EPD_MAX_MOVES moves; err->op_index and err->column say where, err->message says what.
  */

@@ -264,6 +264,9 @@ arb_status arb_epd_read(const char *line, size_t len, uint32_t accept, arb_epd *
                 e->fen.message);
   epd->op_count = 0;
   epd->move_count = 0;
+  const char *nul = i < len ? memchr(line + i, '\0', len - i) : NULL;
+  if (nul)
+    return fail(e, ARB_ERR_EPD_SYNTAX, -1, (size_t)(nul - line), "NUL byte in the operations");
   int first = 1;
   while (i < len) {
     if (is_blank(line[i]) || line[i] == ';') {
