@@ -195,3 +195,41 @@ Test(query, board_queries) {
   cr_assert_str_eq(error_code(a), "move_illegal");
   json_decref(a);
 }
+
+Test(query, epd_and_edit) {
+  /* Bratko-Kopec 1: its published best move and id, hmvc as the clock. */
+  json_t *a = ask("{\"epd\": \"1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id "
+                  "\\\"BK.01\\\"; hmvc 5;\"}");
+  json_t *ops = json_object_get(a, "epd");
+  cr_assert_eq(json_array_size(ops), 3);
+  json_t *bm = json_array_get(ops, 0);
+  cr_assert_str_eq(json_string_value(json_object_get(bm, "opcode")), "bm");
+  cr_assert_str_eq(json_string_value(json_array_get(json_object_get(bm, "uci"), 0)), "d6d1");
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ops, 1), "string")), "BK.01");
+  cr_assert_eq(json_integer_value(json_object_get(a, "halfmove_clock")), 5);
+  json_decref(a);
+  a = ask("{\"epd\": \"4k3/8/8/8/8/8/8/4K3 w - - bm Kd9;\"}");
+  cr_assert_str_eq(error_code(a), "move_syntax");
+  cr_assert_eq(json_integer_value(json_object_get(json_object_get(a, "error"), "op_index")), 0);
+  json_decref(a);
+  a = ask("{\"epd\": \"4k3/8/8/8/8/8/8/4K3 w - -\", \"fen\": \"" ARB_FEN_START "\"}");
+  cr_assert_str_eq(error_code(a), "request");
+  json_decref(a);
+  /* Editing: a bare board set up square by square, then validated as a FEN is. */
+  a = ask("{\"edit\": {\"clear\": true, \"put\": {\"e1\": \"K\", \"e8\": \"k\", \"h1\": \"R\"},"
+          " \"castling\": [\"h1\"], \"turn\": \"b\"}}");
+  cr_assert_str_eq(json_string_value(json_object_get(a, "fen")), "4k3/8/8/8/8/8/8/4K2R b K - 0 1");
+  json_decref(a);
+  a = ask("{\"edit\": {\"put\": {\"e1\": null}}}");
+  cr_assert_str_eq(error_code(a), "fen_invalid");
+  json_t *probs = json_object_get(json_object_get(a, "error"), "problems");
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(probs, 0), "problem")),
+                   "no_white_king");
+  json_decref(a);
+  a = ask("{\"edit\": {\"put\": {\"e9\": \"Q\"}}}");
+  cr_assert_str_eq(error_code(a), "request");
+  json_decref(a);
+  a = ask("{\"edit\": {\"en_passant\": \"e4\"}}");
+  cr_assert_str_eq(error_code(a), "request");
+  json_decref(a);
+}

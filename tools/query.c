@@ -237,6 +237,116 @@ static void describe_game(json_t *a, const arb_game *game) {
   json_object_set_new(a, "termination", json_string(arb_termination_name(o.termination)));
 }
 
+/* "epd" in the answer: the record's operations, moves in SAN and UCI. */
+static json_t *epd_array(const arb_epd *epd) {
+  static const char *const kinds[] = {"none", "string", "integer", "moves", "text"};
+  json_t *arr = json_array();
+  for (int k = 0; k < epd->op_count; k++) {
+    const arb_epd_op *op = &epd->ops[k];
+    json_t *o = json_object();
+    json_object_set_new(o, "opcode", json_stringn(op->opcode, op->opcode_len));
+    json_object_set_new(o, "kind", json_string(kinds[op->kind]));
+    if (op->kind == ARB_EPD_INTEGER) json_object_set_new(o, "integer", json_integer(op->integer));
+    if (op->kind == ARB_EPD_STRING || op->kind == ARB_EPD_TEXT) {
+      char buf[1024];
+      arb_epd_string(op, buf, sizeof buf);
+      json_object_set_new(o, op->kind == ARB_EPD_STRING ? "string" : "text", message_string(buf));
+    }
+    if (op->kind == ARB_EPD_MOVES) {
+      json_t *san = json_array(), *uci = json_array();
+      arb_position p = epd->position;
+      int line = op->opcode_len == 2 && !memcmp(op->opcode, "pv", 2);
+      for (int i = 0; i < op->move_count; i++) {
+        arb_move m = epd->moves[op->first_move + i];
+        char u[8], sn[ARB_SAN_MAX];
+        arb_uci_write(&p, m, u, sizeof u);
+        arb_san_write(&p, m, sn, sizeof sn);
+        json_array_append_new(uci, json_string(u));
+        json_array_append_new(san, json_string(sn));
+        if (line) {
+          arb_undo undo;
+          arb_make_move(&p, m, &undo);
+        }
+      }
+      json_object_set_new(o, "san", san);
+      json_object_set_new(o, "uci", uci);
+    }
+    json_array_append_new(arr, o);
+  }
+  return arr;
+}
+
+/* "edit": {"clear", "put": {square: piece letter or null}, "turn", "castling": [rook squares],
+ * "en_passant": square or null, "halfmove_clock", "fullmove_number"} applied to *pos, then the
+ * FEN reader's validation.  Returns an error object, or NULL. */
+static json_t *apply_edit(arb_position *pos, json_t *edit, uint32_t accept, long line_number) {
+  if (!json_is_object(edit))
+    return error_object("request", "\"edit\" must be an object", line_number);
+  const char *bad = NULL;
+  if (json_is_true(json_object_get(edit, "clear"))) arb_position_clear(pos);
+  json_t *put = json_object_get(edit, "put");
+  const char *key;
+  json_t *v;
+  if (put && !json_is_object(put)) bad = "\"put\" must map squares to pieces";
+  if (put && !bad) json_object_foreach(put, key, v) {
+      int sq = square_by_name(key);
+      const char *letter = json_is_string(v) ? json_string_value(v) : NULL;
+      const char *at = letter && strlen(letter) == 1 ? strchr("PNBRQKpnbrqk", letter[0]) : NULL;
+      if (sq < 0 || (!json_is_null(v) && !at)) {
+        bad = "\"put\" maps squares (\"e4\") to piece letters (\"Q\", \"p\") or null";
+        break;
+      }
+      int i = at ? (int)(at - "PNBRQKpnbrqk") : 0;
+      arb_position_put(pos, (arb_square)sq, at ? ARB_MAKE_PIECE(i / 6, i % 6 + 1) : ARB_NO_PIECE);
+    }
+  json_t *turn = json_object_get(edit, "turn");
+  if (turn && !bad) {
+    const char *t = json_is_string(turn) ? json_string_value(turn) : "";
+    if (strcmp(t, "w") && strcmp(t, "b"))
+      bad = "\"turn\" must be \"w\" or \"b\"";
+    else
+      arb_position_set_turn(pos, t[0] == 'w' ? ARB_WHITE : ARB_BLACK);
+  }
+  json_t *castling = json_object_get(edit, "castling");
+  if (castling && !bad) {
+    arb_bitboard rooks = 0;
+    size_t i;
+    if (!json_is_array(castling)) bad = "\"castling\" must list rook squares";
+    json_array_foreach(castling, i, v) {
+      int sq = json_is_string(v) ? square_by_name(json_string_value(v)) : -1;
+      if (sq < 0) bad = "\"castling\" must list rook squares";
+      if (sq >= 0) rooks |= UINT64_C(1) << sq;
+    }
+    if (!bad && arb_position_set_castling(pos, rooks) != ARB_OK)
+      bad = "castling rights are on the first or last rank";
+  }
+  json_t *ep = json_object_get(edit, "en_passant");
+  if (ep && !bad) {
+    int sq = json_is_string(ep) ? square_by_name(json_string_value(ep)) : -1;
+    if ((!json_is_null(ep) && sq < 0) ||
+        arb_position_set_ep(pos, json_is_null(ep) ? ARB_NO_SQUARE : (arb_square)sq) != ARB_OK)
+      bad = "\"en_passant\" must be a square of the third or sixth rank, or null";
+  }
+  json_t *hm = json_object_get(edit, "halfmove_clock"),
+         *fm = json_object_get(edit, "fullmove_number");
+  if ((hm || fm) && !bad) {
+    json_int_t h = hm ? json_integer_value(hm) : pos->halfmove_clock;
+    json_int_t f = fm ? json_integer_value(fm) : (json_int_t)pos->fullmove_number;
+    if ((hm && !json_is_integer(hm)) || (fm && !json_is_integer(fm)) || h < 0 || f < 1 ||
+        h > 65535 || f > 100000000 ||
+        arb_position_set_counters(pos, (unsigned)h, (unsigned long)f) != ARB_OK)
+      bad = "counters: halfmove_clock 0..65535, fullmove_number 1..100000000";
+  }
+  if (bad) return error_object("request", bad, line_number);
+  arb_fen_report rep;
+  arb_status st = arb_position_validate(pos, accept, &rep);
+  if (st == ARB_OK) return NULL;
+  json_t *e = error_object(arb_status_name(st), rep.message, line_number);
+  json_object_set_new(e, "field", json_string("edit"));
+  json_object_set_new(e, "problems", problems_array(rep.problems));
+  return e;
+}
+
 char *arb_query_answer(const char *line, size_t len, long line_number) {
   json_error_t jerr;
   json_t *req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -253,7 +363,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     return s;
   }
   char *out = NULL;
-  json_t *err = NULL;
+  json_t *err = NULL, *epd_ops = NULL;
   arb_position pos;
   arb_game *game = NULL;
 
@@ -300,7 +410,8 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
   }
   if (epj && !strcmp(json_string_value(epj), "always")) fen_flags = ARB_FEN_OUT_EP_ALWAYS;
 
-  json_t *fen = json_object_get(req, "fen");
+  json_t *fen = json_object_get(req, "fen"), *epd_line = json_object_get(req, "epd");
+  arb_epd epd;
   if (fen && !json_is_string(fen)) {
     err = error_object("request", "\"fen\" must be a string", line_number);
     goto done;
@@ -319,8 +430,34 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
       }
       goto done;
     }
-  } else {
+  } else if (!epd_line) {
     arb_fen_read(&pos, ARB_FEN_START, accept, NULL);
+  }
+  /* "epd": a record instead of "fen": its position (with hmvc/fmvn) and its operations. */
+  if (epd_line) {
+    if (fen || !json_is_string(epd_line)) {
+      err = error_object("request", "\"epd\" must be a string, and not given with \"fen\"",
+                         line_number);
+      goto done;
+    }
+    arb_epd_error eerr;
+    arb_status st = arb_epd_read(json_string_value(epd_line), json_string_length(epd_line), accept,
+                                 &epd, &eerr);
+    if (st != ARB_OK) {
+      err = error_object(arb_status_name(st), eerr.message, line_number);
+      json_object_set_new(err, "column", json_integer(eerr.column + 1));
+      if (eerr.op_index >= 0) json_object_set_new(err, "op_index", json_integer(eerr.op_index));
+      if (st == ARB_ERR_FEN_INVALID)
+        json_object_set_new(err, "problems", problems_array(eerr.fen.problems));
+      goto done;
+    }
+    pos = epd.position;
+    epd_ops = epd_array(&epd);
+  }
+  json_t *edit = json_object_get(req, "edit");
+  if (edit) {
+    err = apply_edit(&pos, edit, accept, line_number);
+    if (err) goto done;
   }
 
   arb_ruleset rules = ARB_RULES_FIDE;
@@ -373,6 +510,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     json_t *a = json_object();
     if (id) json_object_set(a, "id", id);
     describe(a, &pos, fen_flags);
+    if (epd_ops) json_object_set(a, "epd", epd_ops);
     err = describe_requested(a, req, &pos, line_number);
     if (err)
       json_decref(a);
@@ -446,6 +584,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     json_t *a = json_object();
     if (id) json_object_set(a, "id", id);
     describe(a, now, fen_flags);
+    if (epd_ops) json_object_set(a, "epd", epd_ops);
     err = describe_requested(a, req, now, line_number);
     if (err) {
       json_decref(a);
@@ -484,6 +623,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
 
 done:
   if (err) out = error_answer(id, err);
+  json_decref(epd_ops);
   arb_game_free(game);
   json_decref(req);
   return out;
