@@ -134,6 +134,13 @@ static int has_string(json_t *arr, const char *s) {
   return 0;
 }
 
+/* The request gets an error answer with this code. */
+static void expect_error(const char *req, const char *code) {
+  json_t *a = ask(req);
+  cr_assert_str_eq(error_code(a), code, "%s", req);
+  json_decref(a);
+}
+
 Test(query, null_moves) {
   json_t *a = ask("{\"moves\": [\"e4\", \"--\", \"0000\", \"Z0\"]}");
   json_t *san = json_object_get(a, "moves_san"), *uci = json_object_get(a, "moves_uci");
@@ -143,12 +150,11 @@ Test(query, null_moves) {
   cr_assert_str_eq(json_string_value(json_object_get(a, "turn")), "white");
   cr_assert_eq(json_integer_value(json_object_get(a, "halfmove_clock")), 3);
   json_decref(a);
-  a = ask("{\"fen\": \"4k3/8/8/8/8/8/8/4K2r w - - 0 1\", \"moves\": [\"--\"]}");
-  cr_assert_str_eq(error_code(a), "null_in_check");
-  json_decref(a);
-  a = ask("{\"fen\": \"4k3/8/8/8/8/8/8/4K2r w - - 0 1\", \"moves\": [\"--\"], \"history\": false}");
-  cr_assert_str_eq(error_code(a), "null_in_check");
-  json_decref(a);
+  expect_error("{\"fen\": \"4k3/8/8/8/8/8/8/4K2r w - - 0 1\", \"moves\": [\"--\"]}",
+               "null_in_check");
+  expect_error(
+      "{\"fen\": \"4k3/8/8/8/8/8/8/4K2r w - - 0 1\", \"moves\": [\"--\"], \"history\": false}",
+      "null_in_check");
 }
 
 /* The query fields of the move and board queries, on python-chess's test positions. */
@@ -188,12 +194,8 @@ Test(query, board_queries) {
   a = ask("{}");
   cr_assert_eq(json_integer_value(json_object_get(a, "chess960_number")), 518);
   json_decref(a);
-  a = ask("{\"attackers\": \"z9\"}");
-  cr_assert_str_eq(error_code(a), "request");
-  json_decref(a);
-  a = ask("{\"move_info\": [\"Ke2\"]}");
-  cr_assert_str_eq(error_code(a), "move_illegal");
-  json_decref(a);
+  expect_error("{\"attackers\": \"z9\"}", "request");
+  expect_error("{\"move_info\": [\"Ke2\"]}", "move_illegal");
 }
 
 Test(query, epd_and_edit) {
@@ -226,10 +228,6 @@ Test(query, epd_and_edit) {
   cr_assert_str_eq(json_string_value(json_object_get(json_array_get(probs, 0), "problem")),
                    "no_white_king");
   json_decref(a);
-  a = ask("{\"edit\": {\"put\": {\"e9\": \"Q\"}}}");
-  cr_assert_str_eq(error_code(a), "request");
-  json_decref(a);
-  a = ask("{\"edit\": {\"en_passant\": \"e4\"}}");
-  cr_assert_str_eq(error_code(a), "request");
-  json_decref(a);
+  expect_error("{\"edit\": {\"put\": {\"e9\": \"Q\"}}}", "request");
+  expect_error("{\"edit\": {\"en_passant\": \"e4\"}}", "request");
 }
