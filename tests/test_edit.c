@@ -171,7 +171,8 @@ Test(edit, chess960_rook_files) {
   cr_assert_eq(arb_position_remove(&p, SQ("c1")), ARB_MAKE_PIECE(ARB_WHITE, ARB_QUEEN));
   cr_assert_eq(arb_position_remove(&p, SQ("d1")), ARB_MAKE_PIECE(ARB_WHITE, ARB_BISHOP));
   cr_assert_eq(arb_position_validate(&p, 0, NULL), ARB_OK);
-  cr_assert(arb_is_legal(&p, ARB_MOVE_MAKE_SPECIAL(SQ("b1"), SQ("a1"), ARB_MOVE_CASTLING, ARB_KNIGHT)));
+  cr_assert(
+      arb_is_legal(&p, ARB_MOVE_MAKE_SPECIAL(SQ("b1"), SQ("a1"), ARB_MOVE_CASTLING, ARB_KNIGHT)));
   /* An inner rook's right is written with its file letter (X-FEN). */
   edit_from_fen(&p, "4k3/8/8/8/8/8/8/RR2K3 w - - 0 1");
   cr_assert_eq(arb_position_set_castling(&p, BB("b1")), ARB_OK);
@@ -187,7 +188,8 @@ Test(edit, en_passant_and_counters) {
   cr_assert_eq(arb_position_validate(&p, 0, NULL), ARB_OK);
   char buf[ARB_FEN_MAX];
   cr_assert_str_eq(fen_of(&p, 0, buf), "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 33");
-  cr_assert(arb_is_legal(&p, ARB_MOVE_MAKE_SPECIAL(SQ("d4"), SQ("e3"), ARB_MOVE_EN_PASSANT, ARB_KNIGHT)));
+  cr_assert(
+      arb_is_legal(&p, ARB_MOVE_MAKE_SPECIAL(SQ("d4"), SQ("e3"), ARB_MOVE_EN_PASSANT, ARB_KNIGHT)));
   arb_position q = test_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 33");
   cr_assert_eq(p.key, q.key, "the key includes the en passant file, as after the double step");
 }
