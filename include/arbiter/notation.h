@@ -75,7 +75,8 @@ typedef struct arb_fen_report {
  * Returns ARB_OK, ARB_ERR_FEN_SYNTAX (report->field/column/message say where), or
  * ARB_ERR_FEN_INVALID when a problem not in `accept` (or a fatal one) was found.
  * *pos is written only on ARB_OK.  Castling rights that fail validation are dropped (and
- * reported); an en passant square is kept only when a pseudo-legal capture exists.
+ * reported); an en passant square is kept only when a pseudo-legal capture exists (and in
+ * pos->ep_target as written, when valid, for ARB_FEN_OUT_EP_ALWAYS).
  * report may be NULL. */
 ARB_API arb_status arb_fen_read(arb_position *pos, const char *fen, uint32_t accept,
                                 arb_fen_report *report);
