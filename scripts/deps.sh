@@ -8,7 +8,7 @@ want="cmake make gcc pkg-config libjansson-dev libwebsockets-dev libuv1-dev libs
 for what in "${@:-build}"; do
   case "$what" in
   build) ;;
-  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 tmux procps" ;;
+  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 tmux procps polyglot libxml2-utils" ;;
   node) want="$want nodejs npm" ;;
   bench) want="$want stockfish pgn-extract" ;;
   fuzz) want="$want clang libclang-rt-dev" ;;

@@ -1295,3 +1295,58 @@ Test(clock, lag_tracker_and_compensated_press) {
   cr_assert_eq(info.comp_ms, 100);
   cr_assert_eq(arb_clock_press_lag(&c, ARB_BLACK, 122200, -1, 0, &info), ARB_ERR_ARGUMENT);
 }
+
+/* Speed categories: lichess's table (lichess.org/faq#time-controls, scalachess Speed.scala):
+ * estimated duration = initial + 40 x increment; < 30 s ultrabullet, < 180 bullet, < 480 blitz,
+ * < 1500 rapid, < 21600 classical.  The examples are lichess's own pools and their borders. */
+Test(timecontrol, speed_category) {
+  static const struct {
+    const char *pgn;
+    int64_t est;
+    arb_speed speed;
+  } cases[] = {
+      {"15", 15, ARB_SPEED_ULTRABULLET},      /* 1/4+0 */
+      {"29", 29, ARB_SPEED_ULTRABULLET},      /* the last ultrabullet second */
+      {"30", 30, ARB_SPEED_BULLET},           /* 1/2+0 */
+      {"60", 60, ARB_SPEED_BULLET},           /* 1+0 */
+      {"60+1", 100, ARB_SPEED_BULLET},        /* 1+1 */
+      {"120+1", 160, ARB_SPEED_BULLET},       /* 2+1 */
+      {"179", 179, ARB_SPEED_BULLET},         /* */
+      {"180", 180, ARB_SPEED_BLITZ},          /* 3+0 */
+      {"180+2", 260, ARB_SPEED_BLITZ},        /* 3+2: 180 + 80 */
+      {"300+3", 420, ARB_SPEED_BLITZ},        /* 5+3 */
+      {"479", 479, ARB_SPEED_BLITZ},          /* */
+      {"480", 480, ARB_SPEED_RAPID},          /* 8+0 */
+      {"600", 600, ARB_SPEED_RAPID},          /* 10+0 */
+      {"600+5", 800, ARB_SPEED_RAPID},        /* 10+5 */
+      {"900+10", 1300, ARB_SPEED_RAPID},      /* 15+10 */
+      {"1500", 1500, ARB_SPEED_CLASSICAL},    /* 25+0 */
+      {"1800", 1800, ARB_SPEED_CLASSICAL},    /* 30+0 */
+      {"1800+20", 2600, ARB_SPEED_CLASSICAL}, /* 30+20 */
+      {"21599", 21599, ARB_SPEED_CLASSICAL},
+      {"21600", 21600, ARB_SPEED_CORRESPONDENCE},
+      {"0+2", 80, ARB_SPEED_BULLET},   /* 0+2: increment only */
+      {"0.5+1", 40, ARB_SPEED_BULLET}, /* half a second counts as 0 whole seconds */
+      {"40/5400+30:1800+30", 6600, ARB_SPEED_CLASSICAL}, /* FIDE standard: first period */
+      {"*180", 180, ARB_SPEED_BLITZ},                    /* a sand clock counts its start time */
+      {"-", -1, ARB_SPEED_CORRESPONDENCE},               /* no clock */
+      {"?", -1, ARB_SPEED_UNKNOWN},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    arb_time_control tc;
+    cr_assert_eq(arb_tc_parse(cases[i].pgn, strlen(cases[i].pgn), ARB_TC_PGN, &tc, NULL), ARB_OK,
+                 "%s", cases[i].pgn);
+    cr_expect_eq(arb_tc_estimated_seconds(&tc), cases[i].est, "%s", cases[i].pgn);
+    cr_expect_eq(arb_tc_speed(&tc), cases[i].speed, "%s: %s", cases[i].pgn,
+                 arb_speed_name(arb_tc_speed(&tc)));
+  }
+  /* a delay counts as an increment: G/5 d3 is 300 + 120 */
+  arb_time_control tc;
+  cr_assert_eq(arb_tc_parse("5 d3", 4, ARB_TC_HUMAN, &tc, NULL), ARB_OK);
+  cr_expect_eq(arb_tc_estimated_seconds(&tc), 420);
+  cr_expect_eq(arb_tc_speed(&tc), ARB_SPEED_BLITZ);
+  cr_expect_eq(arb_tc_speed(NULL), ARB_SPEED_UNKNOWN);
+  cr_expect_str_eq(arb_speed_name(ARB_SPEED_BLITZ), "blitz");
+  cr_expect_str_eq(arb_speed_name(ARB_SPEED_ULTRABULLET), "ultrabullet");
+  cr_expect_str_eq(arb_speed_name((arb_speed)99), "unknown");
+}

@@ -127,6 +127,30 @@ Test(query, huge_and_binary_input) {
   free(s);
 }
 
+/* "time_control": lichess's speed category, initial + 40 x increment (3+2 = 260 s: blitz). */
+Test(query, time_control_speed) {
+  json_t *a = ask("{\"time_control\": \"180+2\"}");
+  cr_assert_str_eq(json_string_value(json_object_get(a, "speed")), "blitz");
+  cr_assert_eq(json_integer_value(json_object_get(a, "estimated_seconds")), 260);
+  json_decref(a);
+  a = ask("{\"time_control\": \"900+10\", \"history\": false}");
+  cr_assert_str_eq(json_string_value(json_object_get(a, "speed")), "rapid");
+  cr_assert_eq(json_integer_value(json_object_get(a, "estimated_seconds")), 1300);
+  json_decref(a);
+  a = ask("{\"moves\": [\"e4\"]}");
+  cr_assert_null(json_object_get(a, "speed"), "no speed without a time control");
+  json_decref(a);
+  a = ask("{\"time_control\": \"180+x\"}");
+  cr_assert_str_eq(error_code(a), "tc_syntax");
+  json_t *e = json_object_get(a, "error");
+  cr_assert_str_eq(json_string_value(json_object_get(e, "field")), "time_control");
+  cr_assert_eq(json_integer_value(json_object_get(e, "column")), 5);
+  json_decref(a);
+  a = ask("{\"time_control\": 180}");
+  cr_assert_str_eq(error_code(a), "tc_syntax");
+  json_decref(a);
+}
+
 static int has_string(json_t *arr, const char *s) {
   size_t i;
   json_t *v;

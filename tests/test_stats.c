@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "stats.h"
 
@@ -116,4 +117,40 @@ Test(stats, sprt_vectors) {
               "pentanomial %zu (%s): %.4f, expected %.2f", i, stats_model_name(pen[i].m), got,
               pen[i].want);
   }
+}
+
+/* The unguarded figures of -output format=fastchess agree with the guarded ones on ordinary
+ * counts, and on a degenerate count give what fastchess 1.x printed in the same run
+ * (`Elo: -0.00 +/- 0.00, nElo: -nan +/- -nan`, `LOS: -nan %` for six pairs all WL or DD). */
+Test(stats, fastchess_raw) {
+  stats_elo e;
+  stats_elo_wdl_raw(136, 111, 96, &e);
+  NEAR(e.elo, 40.70, 0.005, "elo");
+  NEAR(e.elo_error, 30.43, 0.005, "error");
+  NEAR(e.nelo, 49.77, 0.005, "nelo");
+  NEAR(e.los * 100, 99.60, 0.005, "los");
+  uint64_t p[STATS_PENTA] = {34, 54, 31, 32, 64, 75};
+  stats_elo_penta_raw(p, &e);
+  NEAR(e.elo, 55.58, 0.005, "elo");
+  NEAR(e.elo_error, 27.65, 0.005, "error");
+  uint64_t flat[STATS_PENTA] = {0, 0, 5, 1, 0, 0};
+  stats_elo_penta_raw(flat, &e);
+  char buf[96];
+  snprintf(buf, sizeof buf, "%.2f +/- %.2f, %.2f +/- %.2f, %.2f", e.elo, e.elo_error, e.nelo,
+           e.nelo_error, e.los * 100);
+  cr_assert_str_eq(buf, "-0.00 +/- 0.00, -nan +/- -nan, -nan");
+}
+
+/* cutechess (ENGINES.md 5.3 and 5.4): W 136, L 96, D 111 prints `Elo difference: 40.7 +/- 30.4,
+ * LOS: 99.6 %` (30.383 and 99.568 by an independent computation); its SPRT on W/L/D =
+ * 36433/36027/68692 with [0, 2] gives -0.003. */
+Test(stats, cutechess) {
+  double elo, err, los;
+  cr_assert(stats_cutechess_elo(136, 111, 96, &elo, &err, &los));
+  NEAR(elo, 40.7, 0.05, "elo");
+  NEAR(err, 30.383, 0.0005, "error");
+  NEAR(los * 100, 99.568, 0.0005, "los");
+  cr_assert(!stats_cutechess_elo(0, 0, 0, &elo, &err, &los));
+  double llr = stats_cutechess_llr(36433, 68692, 36027, 0, 2);
+  NEAR(llr, -0.003, 0.0005, "llr");
 }

@@ -8,22 +8,26 @@
 #include "util.h"
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: arbiter COMMAND [ARGS]\n"
-               "\n"
-               "The complete laws of chess.  Commands:\n"
-               "  perft    count the leaves of the legal move tree (move-generator check)\n"
-               "  query    JSON lines in, facts about each position out\n"
-               "  referee  game events in (moves, offers, claims, resignation), decisions out\n"
-               "  dead     positions in, dead-position and can-each-side-mate verdicts out\n"
-               "  pgn      check, convert and filter PGN files, replaying every game\n"
-               "  match    engines against each other, games ended by the laws, Elo and SPRT\n"
-               "  readjudicate  re-derive game endings from PGN by the laws; list disagreements\n"
-               "  play     a game in the terminal against an engine or a second person\n"
-               "  serve    the online play server: games in the browser, clocks, SQLite\n"
-               "  demo     a short demonstration of the library\n"
-               "  version  print the version\n"
-               "\n"
-               "Run `arbiter COMMAND --help` for a command's options.\n");
+  fprintf(out,
+          "usage: arbiter COMMAND [ARGS]\n"
+          "\n"
+          "The complete laws of chess.  Commands:\n"
+          "  perft    count the leaves of the legal move tree (move-generator check)\n"
+          "  query    JSON lines in, facts about each position out\n"
+          "  referee  game events in (moves, offers, claims, resignation), decisions out\n"
+          "  dead     positions in, dead-position and can-each-side-mate verdicts out\n"
+          "  pgn      check, convert and filter PGN files, replaying every game\n"
+          "  match    engines against each other, games ended by the laws, Elo and SPRT\n"
+          "  readjudicate  re-derive game endings from PGN by the laws; list disagreements\n"
+          "  stats    Elo, nElo, LOS and SPRT from counts, as Arbiter, fastchess and cutechess\n"
+          "  play     a game in the terminal against an engine or a second person\n"
+          "  book     the moves a Polyglot opening book has for positions\n"
+          "  svg      a diagram of a position: SVG, or text (ASCII, Unicode)\n"
+          "  serve    the online play server: games in the browser, clocks, SQLite\n"
+          "  demo     a short demonstration of the library\n"
+          "  version  print the version\n"
+          "\n"
+          "Run `arbiter COMMAND --help` for a command's options.\n");
 }
 
 static int cmd_demo(void) {
@@ -132,8 +136,11 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "pgn")) return arb_cmd_pgn(argc, argv);
   if (!strcmp(cmd, "match")) return arb_cmd_match(argc - 1, argv + 1);
   if (!strcmp(cmd, "readjudicate")) return arb_cmd_readjudicate(argc - 1, argv + 1);
+  if (!strcmp(cmd, "stats")) return arb_cmd_stats(argc - 1, argv + 1);
   if (!strcmp(cmd, "play")) return arb_cmd_play(argc - 1, argv + 1);
   if (!strcmp(cmd, "serve")) return arb_cmd_serve(argc - 1, argv + 1);
+  if (!strcmp(cmd, "book")) return arb_cmd_book(argc - 1, argv + 1);
+  if (!strcmp(cmd, "svg")) return arb_cmd_svg(argc - 1, argv + 1);
   if (!strcmp(cmd, "demo")) return cmd_demo();
   fprintf(stderr, "arbiter: unknown command '%s'\n", cmd);
   usage(stderr);

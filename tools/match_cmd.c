@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "arbiter/arbiter.h"
+#include "match_out.h"
 #include "stats.h"
 #include "uci.h"
 #include "util.h"
@@ -42,8 +43,9 @@ typedef struct engine_spec {
   int depth;
   uint64_t nodes;
   char tc_text[64];
-  char *args_copy;           /* owned: the args= text split in place */
-  char *opt_names[MAX_OPTS]; /* owned: option names */
+  char *args_copy;            /* owned: the args= text split in place */
+  char *opt_names[MAX_OPTS];  /* owned: option names */
+  char threads[40], hash[40]; /* fastchess's "1t" and "16MB" ("NULL"), from the first start */
   int restart; /* one process for many games (the default, as fastchess); restart=on: a fresh
                process every game, so no game depends on what the engine kept from the games
                before it (its hash, if ucinewgame does not clear it) and --resume repeats any
@@ -56,12 +58,19 @@ typedef struct opening {
   int n;
 } opening;
 
+/* A game's ending in fastchess's words, for its output formats, and its warning line. */
+typedef struct game_words {
+  char reason[128];
+  char warning[200];
+} game_words;
+
 typedef struct game_rec {
   int done;
   arb_result result; /* from White's point of view */
   int white, black;  /* engine indices */
   int pair;          /* games 2k and 2k+1 of a pairing: one opening, colours swapped */
   char *pgn;
+  game_words words;
 } game_rec;
 
 typedef struct run {
@@ -82,6 +91,12 @@ typedef struct run {
   int sprt;
   double elo0, elo1, alpha, beta;
   stats_model model;
+  match_format out;
+  int penta_report;   /* -report penta=true (the default): pairs when -games 2 */
+  int score_interval; /* cutechess format: a Score line every N games */
+  const char *book;   /* the openings file's name, for fastchess's results line */
+  int stopped;        /* the SPRT decided: no new games */
+  int finished;       /* games finished, loaded ones included */
   /* the schedule */
   int total;
   game_rec *g;
@@ -130,7 +145,11 @@ static int parse_engine_kv(engine_spec *e, const char *kv) {
       e->timed = 0;
       return 0;
     }
-    if (arb_tc_parse(v, strlen(v), ARB_TC_PGN, &e->tc, &rep) != ARB_OK) {
+    /* fastchess's seconds (the PGN grammar), else the referee's grammar with units, which
+     * also has delays: "90m+30s", "2s d0.5s" (a delay is not sent over UCI: the engine gets
+     * its remaining time, ENGINES.md 10.2) */
+    if (arb_tc_parse(v, strlen(v), ARB_TC_PGN, &e->tc, &rep) != ARB_OK &&
+        arb_tc_parse(v, strlen(v), ARB_TC_HUMAN, &e->tc, &rep) != ARB_OK) {
       fprintf(stderr, "arbiter match: tc=%s: %s\n", v, rep.message);
       return -1;
     }
@@ -320,8 +339,28 @@ typedef struct move_note {
 } move_note;
 
 /* Plays game gi; returns its PGN (malloc'd) and the result. */
+/* The ending in fastchess's words (match.hpp's messages) where it has the same ending. */
+static void rule_words(arb_termination t, arb_result res, char *fc, size_t len) {
+  switch (t) {
+  case ARB_TERM_CHECKMATE:
+    snprintf(fc, len, "%s mates", res == ARB_RESULT_WHITE_WINS ? "White" : "Black");
+    break;
+  case ARB_TERM_STALEMATE: snprintf(fc, len, "Draw by stalemate"); break;
+  case ARB_TERM_INSUFFICIENT_MATERIAL:
+    snprintf(fc, len, "Draw by insufficient mating material");
+    break;
+  case ARB_TERM_DEAD_POSITION: snprintf(fc, len, "Draw by dead position (FIDE 5.2.2)"); break;
+  case ARB_TERM_FIVEFOLD_REPETITION: snprintf(fc, len, "Draw by 5-fold repetition"); break;
+  case ARB_TERM_SEVENTYFIVE_MOVES: snprintf(fc, len, "Draw by 75 moves rule"); break;
+  default: snprintf(fc, len, "%s", arb_termination_name(t)); break;
+  }
+}
+
 static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result *result,
-                       char *reason, size_t reason_len, char *term, size_t term_len) {
+                       char *reason, size_t reason_len, char *term, size_t term_len,
+                       game_words *words) {
+  char *fc = words->reason;
+  size_t fc_len = sizeof words->reason;
   const game_rec *gr = &r->g[gi];
   const opening *op = &r->openings[gr->pair % r->nopen];
   const engine_spec *spec[2] = {&r->eng[gr->white], &r->eng[gr->black]};
@@ -344,6 +383,7 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
   int nn = 0;
   snprintf(term, term_len, "normal");
   reason[0] = 0;
+  fc[0] = 0;
   *result = ARB_RESULT_NONE;
   int ended = 0;
   const char *arbiter_term = "";
@@ -354,24 +394,28 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       *result = oc.result;
       snprintf(reason, reason_len, "%s", arb_termination_name(oc.termination));
       arbiter_term = arb_termination_name(oc.termination);
+      rule_words(oc.termination, oc.result, fc, fc_len);
       break;
     }
     arb_color side = (arb_color)arb_game_position(g)->turn;
     if (r->claims && arb_game_claim_correct(g, ARB_CLAIM_THREEFOLD, ARB_MOVE_NONE)) {
       *result = ARB_RESULT_DRAW;
       snprintf(reason, reason_len, "threefold repetition, claimed for the engines (FIDE 9.2)");
+      snprintf(fc, fc_len, "Draw by 3-fold repetition");
       arbiter_term = "threefold_repetition";
       break;
     }
     if (r->claims && arb_game_claim_correct(g, ARB_CLAIM_FIFTY, ARB_MOVE_NONE)) {
       *result = ARB_RESULT_DRAW;
       snprintf(reason, reason_len, "50 moves, claimed for the engines (FIDE 9.3)");
+      snprintf(fc, fc_len, "Draw by fifty moves rule");
       arbiter_term = "fifty_moves";
       break;
     }
     if (r->maxmoves && arb_game_ply_count(g) - book >= 2 * r->maxmoves) {
       *result = ARB_RESULT_DRAW;
       snprintf(reason, reason_len, "adjudicated a draw after %d moves (-maxmoves)", r->maxmoves);
+      snprintf(fc, fc_len, "Draw by adjudication");
       snprintf(term, term_len, "adjudication");
       arbiter_term = "adjudication_maxmoves";
       break;
@@ -381,6 +425,7 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       snprintf(reason, reason_len,
                "adjudicated a draw: both scores within %d cp for %d moves each (-draw)",
                r->draw_score, r->draw_count);
+      snprintf(fc, fc_len, "Draw by adjudication");
       snprintf(term, term_len, "adjudication");
       arbiter_term = "adjudication_draw";
       break;
@@ -393,6 +438,10 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       snprintf(reason, reason_len,
                "adjudicated: %s's engine scored %d cp or worse for %d moves (-resign)",
                side == ARB_WHITE ? "Black" : "White", -r->resign_score, r->resign_count);
+      if (*result == ARB_RESULT_DRAW)
+        snprintf(fc, fc_len, "Draw by adjudication");
+      else
+        snprintf(fc, fc_len, "%s wins by adjudication", side == ARB_WHITE ? "White" : "Black");
       snprintf(term, term_len, "adjudication");
       arbiter_term = "adjudication_resign";
       break;
@@ -408,7 +457,8 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       if (s->tc.periods[per].moves)
         lim.movestogo = (int)(s->tc.periods[per].moves -
                               arb_clock_moves(&clock, side) % s->tc.periods[per].moves);
-      lim.deadline_ms = (side == ARB_WHITE ? lim.wtime : lim.btime) + s->margin_ms;
+      /* until the flag falls: the remaining time plus what is left of a delay */
+      lim.deadline_ms = arb_clock_flag_time(&clock) - t + s->margin_ms;
     }
     lim.movetime = s->st_ms;
     lim.depth = s->depth;
@@ -423,9 +473,12 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
     free(mv);
     const char *who = side == ARB_WHITE ? "White" : "Black";
     arb_color opp = (arb_color)!side;
+    int64_t overrun = 0;
+    if (st != UCI_OK && timed) overrun = ur.elapsed_ms - (arb_clock_flag_time(&clock) - t);
     if (st == UCI_OK && timed) {
       /* the margin forgives a late answer once, never carries a negative balance */
-      int64_t left = arb_clock_remaining(&clock, side, t), used = ur.elapsed_ms;
+      int64_t left = arb_clock_flag_time(&clock) - t, used = ur.elapsed_ms;
+      overrun = used - left;
       if (used > left && used <= left + s->margin_ms) used = left;
       t += used;
       arb_press_info info;
@@ -444,11 +497,15 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
         snprintf(reason, reason_len, "%s's flag fell%s (FIDE 6.9)", who,
                  cannot ? ", but the opponent cannot mate by any series of legal moves: a draw"
                         : "");
+        snprintf(fc, fc_len, "%s loses on time (%lldms overrun)%s", who,
+                 (long long)(overrun > 0 ? overrun : 0),
+                 cannot ? "; a draw: the opponent cannot mate (FIDE 6.9)" : "");
       } else if (st == UCI_CRASHED || st == UCI_STALLED) {
         snprintf(term, term_len, "abandoned");
         arbiter_term = st == UCI_CRASHED ? "crash" : "stall";
         *result = opp == ARB_WHITE ? ARB_RESULT_WHITE_WINS : ARB_RESULT_BLACK_WINS;
         snprintf(reason, reason_len, "%s's engine %s: %s", who, uci_status_name(st), ur.message);
+        snprintf(fc, fc_len, st == UCI_CRASHED ? "%s disconnects" : "%s's connection stalls", who);
         uci_quit(pl[side]->e);
         pl[side]->e = NULL;
         pl[side]->idx = -1;
@@ -457,6 +514,17 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
         arbiter_term = cannot ? "illegal_move_cannot_mate" : "illegal_move";
         snprintf(reason, reason_len, "%s played an illegal move (%s)%s (FIDE 7.5.5)", who,
                  ur.message, cannot ? "; the opponent cannot mate: a draw" : "");
+        if (st == UCI_MALFORMED)
+          snprintf(words->warning, sizeof words->warning,
+                   "Warning; Move does not match uci move format, lowercase and 4/5 chars. Move "
+                   "%s played by %s\n",
+                   ur.text, s->name);
+        size_t wl = strlen(words->warning);
+        snprintf(words->warning + wl, sizeof words->warning - wl,
+                 "Warning; Illegal move %s played by %s\n", ur.text[0] ? ur.text : "<none>",
+                 s->name);
+        snprintf(fc, fc_len, "%s makes an illegal move%s", who,
+                 cannot ? "; a draw: the opponent cannot mate (FIDE 7.5.5)" : "");
       }
       break;
     }
@@ -489,6 +557,7 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       snprintf(term, term_len, "adjudication");
       arbiter_term = "adjudication_length";
       snprintf(reason, reason_len, "600 plies: stopped");
+      snprintf(fc, fc_len, "Draw by adjudication");
       break;
     }
   }
@@ -573,18 +642,22 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
 
 /* ---- the run ---- */
 
-/* A pairing's score for engine a against engine b so far, in game order. */
-static void tally(const run *r, int a, int b, uint64_t wdl[3], uint64_t penta[STATS_PENTA]) {
-  memset(wdl, 0, 3 * sizeof *wdl);
-  memset(penta, 0, STATS_PENTA * sizeof *penta);
+/* Engine a's score against engine b so far (b < 0: against the field), in game order. */
+static void tally(const run *r, int a, int b, match_tally *t) {
+  memset(t, 0, sizeof *t);
   for (int i = 0; i < r->total; i++) {
     const game_rec *g = &r->g[i];
-    if (!g->done) continue;
-    if (!((g->white == a && g->black == b) || (g->white == b && g->black == a))) continue;
+    if (!g->done || (g->white != a && g->black != a)) continue;
+    if (b >= 0 && g->white != b && g->black != b) continue;
     double sa = g->result == ARB_RESULT_DRAW                              ? 0.5
                 : (g->result == ARB_RESULT_WHITE_WINS) == (g->white == a) ? 1
                                                                           : 0;
-    wdl[sa == 1 ? 0 : sa == 0.5 ? 1 : 2]++;
+    if (sa == 1)
+      t->w++;
+    else if (sa == 0.5)
+      t->d++;
+    else
+      t->l++;
     /* a pair: this game and its partner (same opening, colours swapped) both done */
     if (r->games_per == 2 && i % 2 == 1 && r->g[i - 1].done) {
       const game_rec *h = &r->g[i - 1];
@@ -597,65 +670,83 @@ static void tally(const run *r, int a, int b, uint64_t wdl[3], uint64_t penta[ST
                  : sum == 1.5 ? STATS_WD
                  : sum == 2   ? STATS_WW
                               : (sa == 0.5 ? STATS_DD : STATS_WL);
-      penta[cell]++;
+      t->penta[cell]++;
     }
   }
 }
 
+/* fastchess's words for an engine's limit (output_fastchess.hpp, getTime). */
+static void limit_words(const engine_spec *e, char *buf, size_t len) {
+  char a[32], b[32];
+  const arb_tc_period *p = &e->tc.periods[0];
+  if (e->timed && e->tc.kind == ARB_TC_PERIODS && e->tc.nperiods == 1 && !p->delay_ms) {
+    match_seconds(p->time_ms, a, sizeof a);
+    if (p->increment_ms)
+      snprintf(b, sizeof b, "+%.2g", (double)p->increment_ms / 1000.0);
+    else
+      b[0] = 0;
+    if (p->moves)
+      snprintf(buf, len, "%u/%s%s", p->moves, a, b);
+    else
+      snprintf(buf, len, "%s%s", a, b);
+  } else if (e->timed) {
+    snprintf(buf, len, "%s", e->tc_text);
+  } else if (e->st_ms) {
+    match_seconds(e->st_ms, a, sizeof a);
+    snprintf(buf, len, "%s/move", a);
+  } else if (e->depth) {
+    snprintf(buf, len, "%d plies", e->depth);
+  } else {
+    snprintf(buf, len, "%llu nodes", (unsigned long long)e->nodes);
+  }
+}
+
+/* "x" when both are the same, else "x - y" (fastchess). */
+static void both(const char *x, const char *y, char *buf, size_t len) {
+  if (!strcmp(x, y))
+    snprintf(buf, len, "%s", x);
+  else
+    snprintf(buf, len, "%s - %s", x, y);
+}
+
+static int use_penta(const run *r) { return r->penta_report && r->games_per == 2; }
+
+static void print_h2h(const run *r, int a, int b, FILE *out) {
+  char la[64], lb[64], tc[140], th[90], hs[90];
+  limit_words(&r->eng[a], la, sizeof la);
+  limit_words(&r->eng[b], lb, sizeof lb);
+  both(la, lb, tc, sizeof tc);
+  both(r->eng[a].threads[0] ? r->eng[a].threads : "NULL",
+       r->eng[b].threads[0] ? r->eng[b].threads : "NULL", th, sizeof th);
+  both(r->eng[a].hash[0] ? r->eng[a].hash : "NULL", r->eng[b].hash[0] ? r->eng[b].hash : "NULL", hs,
+       sizeof hs);
+  match_h2h h = {r->eng[a].name, r->eng[b].name, tc, th, hs, r->book ? r->book : "", {0},
+                 use_penta(r)};
+  tally(r, a, b, &h.t);
+  match_sprt sp = {r->sprt, r->elo0, r->elo1, r->alpha, r->beta, r->model};
+  match_print_h2h(out, r->out, &h, &sp);
+}
+
+static void print_table(const run *r, FILE *out) {
+  match_row rows[MAX_ENGINES];
+  for (int k = 0; k < r->neng; k++) {
+    rows[k].name = r->eng[k].name;
+    tally(r, k, -1, &rows[k].t);
+  }
+  match_print_table(out, r->out, rows, r->neng, use_penta(r));
+}
+
+/* The results so far: fastchess's formats print the head-to-head block of two engines or the
+ * table of more; Arbiter's prints every head-to-head, then the table. */
 static void report(const run *r, FILE *out) {
+  if (r->out != MATCH_OUT_ARBITER && r->neng > 2) {
+    print_table(r, out);
+    return;
+  }
   for (int a = 0; a < r->neng; a++)
-    for (int b = a + 1; b < r->neng; b++) {
-      uint64_t wdl[3], penta[STATS_PENTA];
-      tally(r, a, b, wdl, penta);
-      uint64_t n = wdl[0] + wdl[1] + wdl[2];
-      if (!n) continue;
-      stats_elo e;
-      uint64_t pairs = 0;
-      for (int i = 0; i < STATS_PENTA; i++)
-        pairs += penta[i];
-      int use_penta = pairs > 0;
-      if (use_penta)
-        stats_elo_penta(penta, &e);
-      else
-        stats_elo_wdl(wdl[0], wdl[1], wdl[2], &e);
-      fprintf(out, "Results of %s vs %s (%s):\n", r->eng[a].name, r->eng[b].name,
-              r->eng[a].timed   ? r->eng[a].tc_text
-              : r->eng[a].nodes ? "nodes"
-              : r->eng[a].depth ? "depth"
-                                : "movetime");
-      if (e.degenerate)
-        fprintf(out, "Elo: %s %.2f (one-sided 95%%, %s), nElo: -\n", e.score >= 0.5 ? ">" : "<",
-                e.elo, use_penta ? "pentanomial" : "trinomial");
-      else
-        fprintf(out, "Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f (%s)\n", e.elo, e.elo_error, e.nelo,
-                e.nelo_error, use_penta ? "pentanomial" : "trinomial");
-      fprintf(out, "LOS: %.2f %%, DrawRatio: %.2f %%\n", e.los * 100,
-              use_penta ? 100.0 * (double)(penta[STATS_WL] + penta[STATS_DD]) / (double)pairs
-                        : 100.0 * (double)wdl[1] / (double)n);
-      fprintf(out, "Games: %llu, Wins: %llu, Losses: %llu, Draws: %llu, Points: %.1f (%.2f %%)\n",
-              (unsigned long long)n, (unsigned long long)wdl[0], (unsigned long long)wdl[2],
-              (unsigned long long)wdl[1], (double)wdl[0] + (double)wdl[1] / 2,
-              100.0 * ((double)wdl[0] + (double)wdl[1] / 2) / (double)n);
-      char ratio[32];
-      if (penta[STATS_DD])
-        snprintf(ratio, sizeof ratio, "%.2f", (double)penta[STATS_WL] / (double)penta[STATS_DD]);
-      else
-        snprintf(ratio, sizeof ratio, "%s", penta[STATS_WL] ? "inf" : "-");
-      if (use_penta)
-        fprintf(out, "Ptnml(0-2): [%llu, %llu, %llu, %llu, %llu], WL/DD Ratio: %s\n",
-                (unsigned long long)penta[STATS_LL], (unsigned long long)penta[STATS_LD],
-                (unsigned long long)(penta[STATS_WL] + penta[STATS_DD]),
-                (unsigned long long)penta[STATS_WD], (unsigned long long)penta[STATS_WW], ratio);
-      if (r->sprt) {
-        double lo, hi;
-        stats_sprt_bounds(r->alpha, r->beta, &lo, &hi);
-        double llr = use_penta ? stats_llr_penta(penta, r->elo0, r->elo1, r->model)
-                               : stats_llr_wdl(wdl[0], wdl[1], wdl[2], r->elo0, r->elo1, r->model);
-        fprintf(out, "LLR: %.2f (%.1f%%) (%.2f, %.2f) [%.2f, %.2f] (%s)\n", llr,
-                100 * (llr >= 0 ? llr / hi : -llr / lo), lo, hi, r->elo0, r->elo1,
-                stats_model_name(r->model));
-      }
-    }
+    for (int b = a + 1; b < r->neng; b++)
+      if (r->out == MATCH_OUT_ARBITER || (a == 0 && b == 1)) print_h2h(r, a, b, out);
+  if (r->neng > 2) print_table(r, out);
   fflush(out);
 }
 
@@ -715,6 +806,68 @@ static int journal_load(run *r) {
   return loaded;
 }
 
+/* fastchess's "1t" and "16MB" for its results line, from the engine's options. */
+static void record_options(engine_spec *s, const uci_engine *e) {
+  if (s->threads[0]) return;
+  const char *t = uci_option_value(e, "Threads"), *h = uci_option_value(e, "Hash");
+  snprintf(s->threads, sizeof s->threads, "%.30s%s", t ? t : "NULL", t ? "t" : "");
+  snprintf(s->hash, sizeof s->hash, "%.30s%s", h ? h : "NULL", h ? "MB" : "");
+}
+
+/* What is printed when game gi has finished (under the lock), in the chosen format: the game's
+ * line, a running score (cutechess), the results every -ratinginterval games (pairs, when the
+ * report is pentanomial, once the pair is complete, as fastchess) and at the last game, and
+ * the SPRT's decision, which stops the run (no new games; those under way finish). */
+static void game_finished(run *r, int gi, const char *reason) {
+  const game_rec *g = &r->g[gi];
+  int first = g->white < g->black ? g->white : g->black;
+  int second = g->white < g->black ? g->black : g->white;
+  r->finished++;
+  int all = r->finished == r->total;
+  if (r->out != MATCH_OUT_ARBITER) fputs(g->words.warning, stdout);
+  fprintf(stdout, "Finished game %d (%s vs %s): %s {%s}\n", gi + 1, r->eng[g->white].name,
+          r->eng[g->black].name, arb_result_string(g->result),
+          r->out == MATCH_OUT_ARBITER ? reason : g->words.reason);
+  match_tally t;
+  if (r->out == MATCH_OUT_CUTECHESS &&
+      (all || (r->score_interval > 0 && r->finished % r->score_interval == 0))) {
+    tally(r, first, second, &t);
+    match_print_score(stdout, r->eng[first].name, r->eng[second].name, &t);
+  }
+  int due;
+  if (r->out == MATCH_OUT_ARBITER) {
+    due = r->rating_interval && ++r->finished_since_report >= r->rating_interval;
+    if (due) r->finished_since_report = 0;
+  } else if (use_penta(r)) {
+    int partner = gi % 2 ? gi - 1 : gi + 1;
+    due = all || (r->rating_interval > 0 && partner < r->total && r->g[partner].done &&
+                  (g->pair + 1) % r->rating_interval == 0);
+  } else {
+    due = all || (r->rating_interval > 0 && r->finished % r->rating_interval == 0);
+  }
+  if (due && !(all && r->out == MATCH_OUT_ARBITER)) report(r, stdout);
+  if (r->sprt && !r->stopped && r->neng == 2) {
+    tally(r, 0, 1, &t);
+    int d = match_sprt_decision(&(match_sprt){1, r->elo0, r->elo1, r->alpha, r->beta, r->model}, &t,
+                                use_penta(r) && r->out != MATCH_OUT_CUTECHESS);
+    if (d) {
+      r->stopped = d;
+      if (r->out == MATCH_OUT_CUTECHESS)
+        match_print_score(stdout, r->eng[0].name, r->eng[1].name, &t);
+      if (r->out != MATCH_OUT_ARBITER) report(r, stdout);
+      if (r->out == MATCH_OUT_FASTCHESS)
+        fprintf(stdout, "SPRT ([%.2f, %.2f]) completed - %s was accepted\n", r->elo0, r->elo1,
+                d > 0 ? "H1" : "H0");
+      else if (r->out == MATCH_OUT_CUTECHESS)
+        fprintf(stdout, "Tournament finished\n");
+      else
+        fprintf(stdout, "SPRT [%.2f, %.2f] (%s): H%d accepted after %d games; no new games\n",
+                r->elo0, r->elo1, stats_model_name(r->model), d > 0 ? 1 : 0, r->finished);
+    }
+  }
+  fflush(stdout);
+}
+
 typedef struct worker {
   run *r;
   int id;
@@ -729,7 +882,7 @@ static void *work(void *arg) {
     pthread_mutex_lock(&r->mu);
     while (r->next < r->total && r->g[r->next].done)
       r->next++;
-    int gi = r->next < r->total ? r->next++ : -1;
+    int gi = r->next < r->total && !r->stopped ? r->next++ : -1;
     pthread_mutex_unlock(&r->mu);
     if (gi < 0) break;
     game_rec *g = &r->g[gi];
@@ -745,13 +898,24 @@ static void *work(void *arg) {
     if (uci_new_game(a->e, c960, e1, sizeof e1) || uci_new_game(b->e, c960, e1, sizeof e1)) {
       fprintf(stderr, "arbiter match: game %d: %s\n", gi + 1, e1);
     }
+    pthread_mutex_lock(&r->mu);
+    record_options(&r->eng[g->white], a->e);
+    record_options(&r->eng[g->black], b->e);
+    if (r->out != MATCH_OUT_ARBITER) {
+      fprintf(stdout, "Started game %d of %d (%s vs %s)\n", gi + 1, r->total, r->eng[g->white].name,
+              r->eng[g->black].name);
+      fflush(stdout);
+    }
+    pthread_mutex_unlock(&r->mu);
     char reason[256], term[32];
     arb_result res;
-    char *pgn = play_game(r, gi, a, b, &res, reason, sizeof reason, term, sizeof term);
+    game_words words = {"", ""};
+    char *pgn = play_game(r, gi, a, b, &res, reason, sizeof reason, term, sizeof term, &words);
     pthread_mutex_lock(&r->mu);
     g->result = res;
     g->pgn = pgn;
     g->done = 1;
+    g->words = words;
     journal_write(r, gi);
     /* restart=on: fresh processes for every game */
     for (int k = 0; k < 2; k++)
@@ -760,13 +924,7 @@ static void *work(void *arg) {
         hold[k]->e = NULL;
         hold[k]->idx = -1;
       }
-    fprintf(stdout, "Finished game %d (%s vs %s): %s {%s}\n", gi + 1, r->eng[g->white].name,
-            r->eng[g->black].name, arb_result_string(res), reason);
-    if (r->rating_interval && ++r->finished_since_report >= r->rating_interval) {
-      r->finished_since_report = 0;
-      report(r, stdout);
-    }
-    fflush(stdout);
+    game_finished(r, gi, reason);
     pthread_mutex_unlock(&r->mu);
   }
   uci_quit(pw.e);
@@ -787,6 +945,8 @@ static void match_usage(FILE *out) {
       "                     [-sprt elo0=E0 elo1=E1 alpha=A beta=B\n"
       "                      model=normalized|logistic|bayesian] [--rules fide|uscf|online]\n"
       "                     [--claims auto|off] [-tournament roundrobin|gauntlet]\n"
+      "                     [-output format=arbiter|fastchess|cutechess] [-report penta=BOOL]\n"
+      "                     [-scoreinterval N]\n"
       "\n"
       "Engines play each other (round robin; with -games 2 every opening is played with both\n"
       "colours).  Every game ends by the laws: mate, stalemate, a dead position (by proof),\n"
@@ -795,11 +955,16 @@ static void match_usage(FILE *out) {
       "of legal moves; -maxmoves N (moves after the opening), -draw and -resign (fastchess's\n"
       "meaning: scores in centipawns, counts in moves of each side) adjudicate, reported as\n"
       "adjudication.  TC: seconds, as fastchess and the PGN TimeControl tag (10+0.1, 40/60,\n"
-      "40/5400+30:1800+30, inf); the clock runs in the time each engine used, so machine load\n"
+      "40/5400+30:1800+30, inf; or with units and delays: 90m+30s, \"2s d0.5s\", \"5m b3s\"); the\n"
+      "clock runs in the time each engine used, so machine load\n"
       "between moves is not charged.  PGN: %%clk, %%emt and %%eval after each move,\n"
       "Termination, ArbiterRuleset/ArbiterTermination/ArbiterReason.  The journal (default\n"
-      "PGNOUT.journal) keeps every finished game; --resume continues from it with the same\n"
-      "numbers; the PGN file is written in game order.\n");
+      "PGNOUT.journal; none without -pgnout or -journal) keeps every finished game; --resume "
+      "continues from it with the same\n"
+      "numbers; the PGN file is written in game order.  -sprt stops the run when the LLR\n"
+      "crosses a bound.  -output format=fastchess|cutechess prints fastchess's lines (its two\n"
+      "output modes) byte for byte, with its arithmetic (nan and inf included), so scripts\n"
+      "written for fastchess parse ours; endings fastchess does not know keep our words.\n");
 }
 
 int arb_cmd_match(int argc, char **argv) {
@@ -813,7 +978,10 @@ int arb_cmd_match(int argc, char **argv) {
   r->claims = 1;
   r->alpha = r->beta = 0.05;
   const char *open_file = NULL, *open_format = "epd";
-  int open_random = 0, open_plies = 32, resume = 0;
+  int open_random = 0, open_plies = 32, resume = 0, interval_set = 0;
+  r->penta_report = 1;
+  r->score_interval = 1;
+  int64_t t_start = arb_tool_now_ms();
   engine_spec each = {0};
   const char *each_kv[32];
   int neach = 0;
@@ -854,6 +1022,23 @@ int arb_cmd_match(int argc, char **argv) {
       r->gauntlet = !strcmp(t, "gauntlet");
     } else if (!strcmp(a, "-ratinginterval") && i + 1 < argc) {
       r->rating_interval = atoi(argv[++i]);
+      interval_set = 1;
+    } else if (!strcmp(a, "-scoreinterval") && i + 1 < argc) {
+      r->score_interval = atoi(argv[++i]);
+    } else if ((!strcmp(a, "-output") || !strcmp(a, "-report")) && i + 1 < argc) {
+      int is_out = !strcmp(a, "-output");
+      while (i + 1 < argc && argv[i + 1][0] != '-') {
+        const char *kv = argv[++i];
+        if (is_out && !strncmp(kv, "format=", 7)) {
+          if (match_format_parse(kv + 7, &r->out))
+            return fprintf(stderr, "arbiter match: -output format=arbiter|fastchess|cutechess\n"),
+                   2;
+        } else if (!is_out && !strncmp(kv, "penta=", 6)) {
+          r->penta_report = !strcmp(kv + 6, "true");
+        } else {
+          return fprintf(stderr, "arbiter match: %s: unknown setting '%s'\n", a, kv), 2;
+        }
+      }
     } else if (!strcmp(a, "-journal") && i + 1 < argc) {
       r->journal = argv[++i];
     } else if (!strcmp(a, "--resume") || !strcmp(a, "-resume")) {
@@ -920,6 +1105,12 @@ int arb_cmd_match(int argc, char **argv) {
       return 2;
     }
   }
+  if (!interval_set && r->out != MATCH_OUT_ARBITER) r->rating_interval = 10; /* fastchess's */
+  if (r->out == MATCH_OUT_CUTECHESS) r->penta_report = 0;
+  if (open_file) {
+    const char *slash = strrchr(open_file, '/');
+    r->book = slash ? slash + 1 : open_file;
+  }
   if (r->neng < 2) {
     fprintf(stderr, "arbiter match: needs two engines (-engine cmd=...)\n");
     return 2;
@@ -960,20 +1151,25 @@ int arb_cmd_match(int argc, char **argv) {
           r->g[gi].pair = pairno;
         }
   char jpath[1024];
-  if (!r->journal) {
-    snprintf(jpath, sizeof jpath, "%s.journal", r->pgnout ? r->pgnout : "match.pgn");
+  if (!r->journal && r->pgnout) {
+    snprintf(jpath, sizeof jpath, "%s.journal", r->pgnout);
     r->journal = jpath;
   }
-  if (resume) {
-    int n = journal_load(r);
-    fprintf(stdout, "Resuming: %d finished games from %s\n", n, r->journal);
-  } else {
-    remove(r->journal);
-  }
-  r->journal_f = fopen(r->journal, "a");
-  if (!r->journal_f) {
-    fprintf(stderr, "arbiter match: %s: %s\n", r->journal, strerror(errno));
-    return 2;
+  if (resume && !r->journal)
+    return fprintf(stderr, "arbiter match: --resume needs -pgnout or -journal\n"), 2;
+  if (r->journal) { /* no -pgnout and no -journal: nothing is written */
+    if (resume) {
+      int n = journal_load(r);
+      r->finished = n;
+      fprintf(stdout, "Resuming: %d finished games from %s\n", n, r->journal);
+    } else {
+      remove(r->journal);
+    }
+    r->journal_f = fopen(r->journal, "a");
+    if (!r->journal_f) {
+      fprintf(stderr, "arbiter match: %s: %s\n", r->journal, strerror(errno));
+      return 2;
+    }
   }
   pthread_mutex_init(&r->mu, NULL);
   int nt = r->concurrency;
@@ -986,7 +1182,7 @@ int arb_cmd_match(int argc, char **argv) {
   }
   for (int i = 0; i < nt; i++)
     pthread_join(th[i], NULL);
-  fclose(r->journal_f);
+  if (r->journal_f) fclose(r->journal_f);
   int done = 0;
   if (r->pgnout) { /* in game order, whatever the concurrency */
     FILE *f = fopen(r->pgnout, "w");
@@ -1000,9 +1196,15 @@ int arb_cmd_match(int argc, char **argv) {
   }
   for (int i = 0; i < r->total; i++)
     done += r->g[i].done;
-  fprintf(stdout, "Finished match: %d of %d games\n", done, r->total);
-  report(r, stdout);
-  int status = done == r->total ? 0 : 1;
+  if (r->out == MATCH_OUT_ARBITER) {
+    fprintf(stdout, "Finished match: %d of %d games\n", done, r->total);
+    report(r, stdout);
+  } else { /* fastchess's main.cpp */
+    int64_t secs = (arb_tool_now_ms() - t_start) / 1000;
+    fprintf(stdout, "Finished match\nTotal Time: %02lld:%02lld:%02lld (hours:minutes:seconds)\n\n",
+            (long long)(secs / 3600), (long long)(secs / 60 % 60), (long long)(secs % 60));
+  }
+  int status = done == r->total || r->stopped ? 0 : 1;
   for (int i = 0; i < r->total; i++)
     free(r->g[i].pgn);
   for (int k = 0; k < r->neng; k++) {

@@ -241,7 +241,7 @@ static void play_usage(FILE *out) {
   fprintf(out,
           "usage: arbiter play [--engine PROG [--engine-arg A]... [--option NAME=VALUE]...]\n"
           "                    [--color white|black|random] [--tc TC] [--rules R]\n"
-          "                    [--elo N | --depth N | --movetime MS | --nodes N]\n"
+          "                    [--level 1-8 | --elo N | --depth N | --movetime MS | --nodes N]\n"
           "                    [--fen FEN] [--pgn FILE] [--ascii] [--no-color]\n"
           "\n"
           "A game in the terminal against a UCI engine, or between two people at one keyboard\n"
@@ -259,7 +259,8 @@ int arb_cmd_play(int argc, char **argv) {
   memset(&p, 0, sizeof p);
   const char *engine = NULL, *tc = NULL, *fen = NULL, *pgn_path = NULL, *color = "white";
   const char *rules_name = NULL, *eargs[16] = {NULL};
-  int neargs = 0, elo = 0;
+  int neargs = 0, elo = 0, level = 0;
+  char skill[16] = "";
   uci_option opts[32];
   size_t nopts = 0;
   p.unicode = 1;
@@ -280,7 +281,7 @@ int arb_cmd_play(int argc, char **argv) {
       engine = argv[++i];
     } else if (!strcmp(a, "--engine-arg") && neargs < 15) {
       eargs[neargs++] = argv[++i];
-    } else if (!strcmp(a, "--option") && nopts < 32) {
+    } else if (!strcmp(a, "--option") && nopts < 28) { /* room for --level and --elo */
       char *o = strdup(argv[++i]), *eq = strchr(o, '=');
       if (!eq) return fprintf(stderr, "arbiter play: --option NAME=VALUE\n"), 2;
       *eq = 0;
@@ -291,6 +292,9 @@ int arb_cmd_play(int argc, char **argv) {
       tc = argv[++i];
     } else if (!strcmp(a, "--rules")) {
       rules_name = argv[++i];
+    } else if (!strcmp(a, "--level")) {
+      level = atoi(argv[++i]);
+      if (level < 1 || level > 8) return fprintf(stderr, "arbiter play: --level 1 to 8\n"), 2;
     } else if (!strcmp(a, "--elo")) {
       elo = atoi(argv[++i]);
     } else if (!strcmp(a, "--depth")) {
@@ -329,8 +333,20 @@ int arb_cmd_play(int argc, char **argv) {
            : !strcmp(color, "random") ? (int)(time(NULL) & 1)
                                       : ARB_WHITE;
   p.human[0] = p.human[1] = 1;
+  size_t user_opts = nopts; /* the --option names, strdup'd; those after them are literals */
   if (engine) {
     p.human[!me] = 0;
+    if (level) {
+      /* lichess's levels (fishnet): Skill Level, movetime and depth; its negative skill
+       * levels need fishnet's Stockfish, so they become 0, Stockfish's weakest */
+      static const int skills[8] = {-9, -5, -1, 3, 7, 11, 16, 20};
+      static const int movetimes[8] = {50, 100, 150, 200, 300, 400, 500, 1000};
+      static const int depths[8] = {5, 5, 5, 5, 5, 8, 13, 22};
+      snprintf(skill, sizeof skill, "%d", skills[level - 1] < 0 ? 0 : skills[level - 1]);
+      opts[nopts++] = (uci_option){"Skill Level", skill};
+      p.fixed.movetime = movetimes[level - 1];
+      p.fixed.depth = depths[level - 1];
+    }
     if (elo) {
       opts[nopts++] = (uci_option){"UCI_LimitStrength", "true"};
       snprintf(p.elo_text, sizeof p.elo_text, "%d", elo);
@@ -344,6 +360,8 @@ int arb_cmd_play(int argc, char **argv) {
     char err[256];
     p.engine = uci_start(&c, err, sizeof err);
     if (!p.engine) return fprintf(stderr, "arbiter play: %s\n", err), 1;
+    if (level && !uci_has_option(p.engine, "Skill Level"))
+      printf("(the engine has no Skill Level: --level %d only limits its time and depth)\n", level);
     if (elo && !uci_has_option(p.engine, "UCI_Elo"))
       printf("(the engine has no UCI_Elo: --elo is ignored; try --depth or --movetime)\n");
     if (uci_new_game(p.engine, p.start.chess960, err, sizeof err) != UCI_OK)
@@ -361,9 +379,15 @@ int arb_cmd_play(int argc, char **argv) {
   p.setup.rules = rules;
   p.setup.control = p.timed ? &p.tc : NULL;
   p.setup.sees_flags = 1; /* the program sees the clock: a flag counts the moment it falls */
-  arb_ref_tag tags[2] = {{"White", p.names[0]}, {"Black", p.names[1]}};
+  char date[16];
+  time_t now = time(NULL);
+  struct tm tm;
+  localtime_r(&now, &tm);
+  strftime(date, sizeof date, "%Y.%m.%d", &tm);
+  arb_ref_tag tags[4] = {
+      {"Event", "arbiter play"}, {"Date", date}, {"White", p.names[0]}, {"Black", p.names[1]}};
   p.setup.tags = tags;
-  p.setup.tag_count = 2;
+  p.setup.tag_count = 4;
   p.ref = arb_referee_new(rules);
   p.t0 = arb_tool_now_ms();
   arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_START, 0);
@@ -488,9 +512,6 @@ int arb_cmd_play(int argc, char **argv) {
     printf("Game left unfinished.\n");
   char path[256];
   if (!pgn_path) {
-    time_t tt = time(NULL);
-    struct tm tm;
-    localtime_r(&tt, &tm);
     strftime(path, sizeof path, "arbiter-play-%Y%m%d-%H%M%S.pgn", &tm);
     pgn_path = path;
   }
@@ -507,8 +528,7 @@ int arb_cmd_play(int argc, char **argv) {
   arb_pgn_writer_free(w);
   uci_quit(p.engine);
   arb_referee_free(p.ref);
-  for (size_t i = 0; i < nopts; i++)
-    if (strcmp(opts[i].name, "UCI_LimitStrength") && strcmp(opts[i].name, "UCI_Elo"))
-      free((void *)(uintptr_t)opts[i].name); /* strdup'd by --option */
+  for (size_t i = 0; i < user_opts; i++)
+    free((void *)(uintptr_t)opts[i].name); /* strdup'd by --option */
   return 0;
 }

@@ -237,6 +237,12 @@ static void describe_game(json_t *a, const arb_game *game) {
   json_object_set_new(a, "termination", json_string(arb_termination_name(o.termination)));
 }
 
+/* The speed category of a time control (clock.h: lichess's initial + 40 x increment). */
+static void describe_speed(json_t *a, const arb_time_control *tc) {
+  json_object_set_new(a, "speed", json_string(arb_speed_name(arb_tc_speed(tc))));
+  json_object_set_new(a, "estimated_seconds", json_integer(arb_tc_estimated_seconds(tc)));
+}
+
 /* "epd" in the answer: the record's operations, moves in SAN and UCI. */
 static json_t *epd_array(const arb_epd *epd) {
   static const char *const kinds[] = {"none", "string", "integer", "moves", "text"};
@@ -478,6 +484,24 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     err = error_object("request", "\"intended\" must be a move (string)", line_number);
     goto done;
   }
+  /* "time_control": a PGN TimeControl tag value; the answer gets its lichess speed category. */
+  json_t *tcj = json_object_get(req, "time_control");
+  arb_time_control tc;
+  if (tcj) {
+    arb_tc_report trep;
+    arb_status st =
+        json_is_string(tcj)
+            ? arb_tc_parse(json_string_value(tcj), json_string_length(tcj), ARB_TC_PGN, &tc, &trep)
+            : ARB_ERR_TC_SYNTAX;
+    if (st != ARB_OK) {
+      err = error_object(arb_status_name(st),
+                         json_is_string(tcj) ? trep.message : "\"time_control\" must be a string",
+                         line_number);
+      json_object_set_new(err, "field", json_string("time_control"));
+      if (json_is_string(tcj)) json_object_set_new(err, "column", json_integer(trep.column + 1));
+      goto done;
+    }
+  }
   json_t *hist = json_object_get(req, "history");
   if (hist && !json_is_boolean(hist)) {
     err = error_object("request", "\"history\" must be true or false", line_number);
@@ -510,6 +534,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     json_t *a = json_object();
     if (id) json_object_set(a, "id", id);
     describe(a, &pos, fen_flags);
+    if (tcj) describe_speed(a, &tc);
     if (epd_ops) json_object_set(a, "epd", epd_ops);
     err = describe_requested(a, req, &pos, line_number);
     if (err)
@@ -601,6 +626,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     json_object_set_new(a, "moves_uci", played_uci);
     json_object_set_new(a, "moves_san", played_san);
     describe_game(a, game);
+    if (tcj) describe_speed(a, &tc);
     json_t *win = json_object_get(req, "winnability");
     if (json_is_true(win)) {
       json_t *budget = json_object_get(req, "budget");

@@ -36,7 +36,7 @@ static int elo_from(const double *a, const double *c, int n, int pairs, stats_el
     out->degenerate = 1;
     double eps = 3.0 / total;
     if (eps > 0.5) eps = 0.5;
-    out->elo = s >= 1 ? elo_of(1 - eps) : s <= 0 ? elo_of(eps) : 0;
+    out->elo = (s >= 1 ? elo_of(1 - eps) : s <= 0 ? elo_of(eps) : 0) + 0.0; /* never -0 */
     out->los = s >= 1 ? 1 : s <= 0 ? 0 : 0.5;
     return 1;
   }
@@ -52,6 +52,28 @@ static int elo_from(const double *a, const double *c, int n, int pairs, stats_el
   return 1;
 }
 
+/* fastchess's own arithmetic, unguarded (elo_wdl.cpp, elo_pentanomial.cpp): no clamp, no
+ * one-sided bound, so degenerate counts give its nan and inf. */
+static void elo_raw(const double *a, const double *c, int n, int pairs, stats_elo *out) {
+  memset(out, 0, sizeof *out);
+  double total = 0, s = 0, var = 0;
+  for (int i = 0; i < n; i++)
+    total += c[i];
+  for (int i = 0; i < n; i++)
+    s += a[i] * (c[i] / total);
+  for (int i = 0; i < n; i++)
+    var += c[i] / total * pow(a[i] - s, 2);
+  double per = var / total;
+  double hi = s + Z95 * sqrt(per), lo = s - Z95 * sqrt(per);
+  double sigma = sqrt(pairs ? 2 * var : var);
+  out->score = s;
+  out->elo = elo_of(s);
+  out->elo_error = (elo_of(hi) - elo_of(lo)) / 2.0;
+  out->nelo = (s - 0.5) / sigma * NELO_K;
+  out->nelo_error = ((hi - 0.5) / sigma * NELO_K - (lo - 0.5) / sigma * NELO_K) / 2.0;
+  out->los = (1 - erf(-(s - 0.5) / sqrt(2.0 * per))) / 2.0;
+}
+
 static const double tri_scores[3] = {0, 0.5, 1};
 static const double penta_scores[STATS_PENTA] = {0, 0.25, 0.5, 0.5, 0.75, 1};
 
@@ -65,6 +87,59 @@ int stats_elo_penta(const uint64_t cells[STATS_PENTA], stats_elo *out) {
   for (int i = 0; i < STATS_PENTA; i++)
     c[i] = (double)cells[i];
   return elo_from(penta_scores, c, STATS_PENTA, 1, out);
+}
+
+void stats_elo_wdl_raw(uint64_t wins, uint64_t draws, uint64_t losses, stats_elo *out) {
+  double c[3] = {(double)losses, (double)draws, (double)wins};
+  elo_raw(tri_scores, c, 3, 0, out);
+}
+
+void stats_elo_penta_raw(const uint64_t cells[STATS_PENTA], stats_elo *out) {
+  double c[STATS_PENTA];
+  for (int i = 0; i < STATS_PENTA; i++)
+    c[i] = (double)cells[i];
+  elo_raw(penta_scores, c, STATS_PENTA, 1, out);
+}
+
+/* cutechess's quantile: its approximate inverse error function (Winitzki, a = 8(pi - 3) /
+ * (3 pi (4 - pi))) at 0.975, which gives 1.95716 rather than 1.95996. */
+static double cute_quantile(double p) {
+  const double pi = 3.14159265358979323846, a = 8 * (pi - 3) / (3 * pi * (4 - pi));
+  double x = 2 * p - 1, y = log(1 - x * x), z = 2 / (pi * a) + y / 2;
+  double inv_erf = (x < 0 ? -1 : 1) * sqrt(sqrt(z * z - y / a) - z);
+  return SQRT2 * inv_erf;
+}
+
+int stats_cutechess_elo(uint64_t wins, uint64_t draws, uint64_t losses, double *elo, double *error,
+                        double *los) {
+  double n = (double)(wins + draws + losses);
+  if (n <= 0) return 0;
+  double w = (double)wins / n, d = (double)draws / n, l = (double)losses / n;
+  double mu = w + d / 2;
+  double var = w * pow(1 - mu, 2) + d * pow(0.5 - mu, 2) + l * pow(mu, 2);
+  double sd = sqrt(var) / sqrt(n);
+  *elo = elo_of(mu);
+  *error = (elo_of(mu + cute_quantile(0.975) * sd) - elo_of(mu + cute_quantile(0.025) * sd)) / 2;
+  *los = 0.5 + 0.5 * erf(((double)wins - (double)losses) / sqrt(2.0 * (double)(wins + losses)));
+  return 1;
+}
+
+/* BayesElo win and loss probabilities. */
+static void bayes_wl(double elo, double drawelo, double *pw, double *pl) {
+  *pw = 1 / (1 + pow(10, (drawelo - elo) / 400));
+  *pl = 1 / (1 + pow(10, (drawelo + elo) / 400));
+}
+
+double stats_cutechess_llr(uint64_t wins, uint64_t draws, uint64_t losses, double elo0,
+                           double elo1) {
+  double W = (double)wins + 0.5, D = (double)draws + 0.5, L = (double)losses + 0.5;
+  double n = W + D + L, w = W / n, l = L / n;
+  double d = 200 * log10((1 - l) / l * (1 - w) / w);
+  double x = pow(10, -d / 400), scale = 4 * x / ((1 + x) * (1 + x));
+  double w0, l0, w1, l1;
+  bayes_wl(elo0 / scale, d, &w0, &l0);
+  bayes_wl(elo1 / scale, d, &w1, &l1);
+  return W * log(w1 / w0) + L * log(l1 / l0) + D * log((1 - w1 - l1) / (1 - w0 - l0));
 }
 
 void stats_sprt_bounds(double alpha, double beta, double *lower, double *upper) {

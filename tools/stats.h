@@ -27,6 +27,21 @@ int stats_elo_wdl(uint64_t wins, uint64_t draws, uint64_t losses, stats_elo *out
 /* Pentanomial (game pairs).  0 when there is no pair. */
 int stats_elo_penta(const uint64_t cells[STATS_PENTA], stats_elo *out);
 
+/* The same figures as fastchess computes them, unguarded: a degenerate count gives its nan and
+ * inf (for `-output format=fastchess`, whose lines must be fastchess's byte for byte). */
+void stats_elo_wdl_raw(uint64_t wins, uint64_t draws, uint64_t losses, stats_elo *out);
+void stats_elo_penta_raw(const uint64_t cells[STATS_PENTA], stats_elo *out);
+
+/* cutechess's figures (ENGINES.md 5.3): Elo and half its 95% interval with cutechess's
+ * approximate quantile, and its LOS = 1/2 + 1/2 erf((W - L) / sqrt(2 (W + L))) (draws ignored),
+ * 0..1.  0 when there is no game. */
+int stats_cutechess_elo(uint64_t wins, uint64_t draws, uint64_t losses, double *elo, double *error,
+                        double *los);
+/* cutechess's SPRT LLR: BayesElo with the sample's draw Elo, 0.5 added to every count, the
+ * bounds elo0 and elo1 taken as logistic Elo (scaled to BayesElo). */
+double stats_cutechess_llr(uint64_t wins, uint64_t draws, uint64_t losses, double elo0,
+                           double elo1);
+
 typedef enum stats_model {
   STATS_NORMALIZED = 0, /* fastchess's default, fishtest's LLR_normalized */
   STATS_LOGISTIC,

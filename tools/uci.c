@@ -36,6 +36,7 @@ struct uci_engine {
   size_t len;
   char name[128];
   char options[MAX_OPTIONS][64];
+  char values[MAX_OPTIONS][64]; /* the declared default, then the value we set */
   int noptions;
   int dead;
   int64_t stop_grace;
@@ -271,14 +272,50 @@ uci_engine *uci_start(const uci_config *cfg, char *err, size_t errlen) {
     if (!strncmp(line, "option name ", 12) && e->noptions < MAX_OPTIONS) {
       const char *s = line + 12, *t = strstr(s, " type ");
       size_t n = t ? (size_t)(t - s) : strlen(s);
-      snprintf(e->options[e->noptions++], 64, "%.*s", (int)(n < 63 ? n : 63), s);
+      const char *d = strstr(s, " default ");
+      snprintf(e->options[e->noptions], 64, "%.*s", (int)(n < 63 ? n : 63), s);
+      char *v = e->values[e->noptions++];
+      snprintf(v, 64, "%.63s", d ? d + 9 : "");
+      static const char *const next[] = {" min ", " max ", " var "};
+      for (size_t k = 0; k < sizeof next / sizeof *next; k++) { /* the default ends there */
+        char *x = strstr(v, next[k]);
+        if (x) *x = 0;
+      }
     }
   }
-  for (size_t i = 0; i < cfg->option_count; i++) {
-    if (!uci_has_option(e, cfg->options[i].name))
-      logf_(e, "# warning: the engine has no option %s\n", cfg->options[i].name);
-    if (send_line(e, "setoption name %s value %s", cfg->options[i].name, cfg->options[i].value))
-      goto crashed;
+  /* Threads first (it helps engines that size their tables by it), then the options asked
+   * for in their order; Threads=1, OwnBook=false and Ponder=false unless asked otherwise
+   * (Glaurung and Toga default to their own book, some engines to several threads) */
+  static const uci_option defaults[] = {
+      {"Threads", "1"}, {"OwnBook", "false"}, {"Ponder", "false"}};
+  size_t nset = 0;
+  uci_option set[MAX_OPTIONS + 3];
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < cfg->option_count && nset < MAX_OPTIONS; i++)
+      if ((strcasecmp(cfg->options[i].name, "Threads") == 0) == (pass == 0))
+        set[nset++] = cfg->options[i];
+  for (size_t d = 0; d < sizeof defaults / sizeof *defaults; d++) {
+    int asked = 0;
+    for (size_t i = 0; i < cfg->option_count; i++)
+      asked |= !strcasecmp(cfg->options[i].name, defaults[d].name);
+    const char *v = uci_option_value(e, defaults[d].name);
+    if (!asked && v && strcasecmp(v, defaults[d].value)) {
+      if (d == 0) { /* Threads stays first */
+        memmove(set + 1, set, nset * sizeof *set);
+        set[0] = defaults[d];
+        nset++;
+      } else {
+        set[nset++] = defaults[d];
+      }
+    }
+  }
+  for (size_t i = 0; i < nset; i++) {
+    if (!uci_has_option(e, set[i].name))
+      logf_(e, "# warning: the engine has no option %s\n", set[i].name);
+    if (send_line(e, "setoption name %s value %s", set[i].name, set[i].value)) goto crashed;
+    for (int k = 0; k < e->noptions; k++)
+      if (!strcasecmp(e->options[k], set[i].name))
+        snprintf(e->values[k], sizeof e->values[k], "%.63s", set[i].value);
   }
   if (send_line(e, "isready")) goto crashed;
   uci_status st = wait_for(e, "readyok", e->ready_ms, line, sizeof line);
@@ -298,9 +335,13 @@ crashed:
 const char *uci_name(const uci_engine *e) { return e ? e->name : ""; }
 
 int uci_has_option(const uci_engine *e, const char *name) {
+  return uci_option_value(e, name) != NULL;
+}
+
+const char *uci_option_value(const uci_engine *e, const char *name) {
   for (int i = 0; i < e->noptions; i++)
-    if (!strcasecmp(e->options[i], name)) return 1;
-  return 0;
+    if (!strcasecmp(e->options[i], name)) return e->values[i];
+  return NULL;
 }
 
 uci_status uci_new_game(uci_engine *e, int chess960, char *err, size_t errlen) {
@@ -319,11 +360,37 @@ void uci_parse_info(const char *line, uci_result *r) {
   char tok[64];
   const char *p = line;
   int n;
+  /* only the best line of a multipv search counts (whatever the field order) */
+  for (const char *q = line; sscanf(q, "%63s%n", tok, &n) == 1; q += n) {
+    long long k;
+    int m;
+    if (!strcmp(tok, "pv") || !strcmp(tok, "string")) break;
+    if (!strcmp(tok, "multipv") && sscanf(q + n, "%lld%n", &k, &m) == 1 && k > 1) return;
+  }
   while (sscanf(p, "%63s%n", tok, &n) == 1) {
     p += n;
     long long v;
-    if (!strcmp(tok, "pv") || !strcmp(tok, "string")) break;
-    if (!strcmp(tok, "depth") && sscanf(p, "%lld%n", &v, &n) == 1)
+    if (!strcmp(tok, "string")) break;
+    if (!strcmp(tok, "pv")) { /* the rest of the line, cut at a move boundary */
+      while (*p == ' ')
+        p++;
+      size_t k = strlen(p);
+      if (k >= sizeof r->pv) {
+        k = sizeof r->pv - 1;
+        while (k && p[k] != ' ')
+          k--;
+      }
+      memcpy(r->pv, p, k);
+      r->pv[k] = 0;
+      break;
+    }
+    if (!strcmp(tok, "time") && sscanf(p, "%lld%n", &v, &n) == 1)
+      r->engine_ms = v < 0 ? 0 : v, p += n;
+    else if (!strcmp(tok, "hashfull") && sscanf(p, "%lld%n", &v, &n) == 1)
+      r->hashfull = (int)v, p += n;
+    else if (!strcmp(tok, "tbhits") && sscanf(p, "%lld%n", &v, &n) == 1)
+      r->tbhits = (uint64_t)(v < 0 ? 0 : v), p += n;
+    else if (!strcmp(tok, "depth") && sscanf(p, "%lld%n", &v, &n) == 1)
       r->depth = (int)v, p += n;
     else if (!strcmp(tok, "seldepth") && sscanf(p, "%lld%n", &v, &n) == 1)
       r->seldepth = (int)v, p += n;
@@ -354,6 +421,69 @@ void uci_parse_info(const char *line, uci_result *r) {
       }
     }
   }
+}
+
+int uci_pv_legal(const arb_position *pos, const char *pv) {
+  arb_position p = *pos;
+  int n = 0;
+  for (const char *c = pv; *c;) {
+    while (*c == ' ')
+      c++;
+    size_t k = strcspn(c, " ");
+    arb_move m;
+    if (!k || arb_uci_read(&p, c, k, 0, &m) != ARB_OK) break;
+    arb_undo u;
+    arb_make_move(&p, m, &u);
+    n++;
+    c += k;
+  }
+  return n;
+}
+
+uci_status uci_read_bestmove(const arb_position *pos, int chess960, const char *line,
+                             uci_result *out) {
+  char fen[ARB_FEN_MAX];
+  if (strncmp(line, "bestmove", 8) || (line[8] && line[8] != ' ')) {
+    snprintf(out->message, sizeof out->message, "not a bestmove line");
+    return out->status = UCI_MALFORMED;
+  }
+  char tok[32] = "";
+  sscanf(line + 8, "%31s", tok);
+  snprintf(out->text, sizeof out->text, "%.15s", tok);
+  if (!tok[0] || !strcmp(tok, "(none)") || !strcmp(tok, "0000") || !strcmp(tok, "NULL") ||
+      !strcmp(tok, "a1a1")) {
+    snprintf(out->message, sizeof out->message, "bestmove %s in a position with legal moves",
+             tok[0] ? tok : "(empty)");
+    return out->status = UCI_NO_MOVE;
+  }
+  for (char *c = tok; *c; c++)
+    if (c > tok + 3 && *c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
+  size_t tl = strlen(tok);
+  if (tl < 4 || tl > 5 || tok[0] < 'a' || tok[0] > 'h' || tok[1] < '1' || tok[1] > '8' ||
+      tok[2] < 'a' || tok[2] > 'h' || tok[3] < '1' || tok[3] > '8') {
+    snprintf(out->message, sizeof out->message, "bestmove %.20s is not a move in UCI notation",
+             tok);
+    return out->status = UCI_MALFORMED;
+  }
+  arb_move m;
+  if (arb_uci_read(pos, tok, tl, 0, &m) != ARB_OK) {
+    arb_fen_write(pos, fen, sizeof fen, 0);
+    snprintf(out->message, sizeof out->message, "bestmove %s is not legal in %s", tok, fen);
+    return out->status = UCI_ILLEGAL;
+  }
+  /* castling written the other way than the mode asks */
+  if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) {
+    char want[8];
+    arb_uci_write(pos, m, want, sizeof want);
+    if (strcmp(want, tok)) {
+      snprintf(out->message, sizeof out->message,
+               "bestmove %s: castling in %s notation in a %s game (expected %s)", tok,
+               chess960 ? "standard" : "Chess960", chess960 ? "Chess960" : "standard", want);
+      return out->status = UCI_ILLEGAL;
+    }
+  }
+  out->move = m;
+  return out->status = UCI_OK;
 }
 
 uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *moves, int n,
@@ -458,44 +588,7 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
                  (long long)(lim->deadline_ms > 0 ? lim->deadline_ms : 60000 + lim->movetime));
       return out->status = UCI_TIMEOUT;
     }
-    char tok[32] = "";
-    sscanf(line + 8, "%31s", tok);
-    snprintf(out->text, sizeof out->text, "%.15s", tok);
-    if (!tok[0] || !strcmp(tok, "(none)") || !strcmp(tok, "0000") || !strcmp(tok, "NULL") ||
-        !strcmp(tok, "a1a1")) {
-      snprintf(out->message, sizeof out->message, "bestmove %s in a position with legal moves",
-               tok[0] ? tok : "(empty)");
-      return out->status = UCI_NO_MOVE;
-    }
-    for (char *c = tok; *c; c++)
-      if (c > tok + 3 && *c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
-    size_t tl = strlen(tok);
-    if (tl < 4 || tl > 5 || tok[0] < 'a' || tok[0] > 'h' || tok[1] < '1' || tok[1] > '8' ||
-        tok[2] < 'a' || tok[2] > 'h' || tok[3] < '1' || tok[3] > '8') {
-      snprintf(out->message, sizeof out->message, "bestmove %.20s is not a move in UCI notation",
-               tok);
-      return out->status = UCI_MALFORMED;
-    }
-    arb_move m;
-    if (arb_uci_read(&pos, tok, tl, 0, &m) != ARB_OK) {
-      snprintf(out->message, sizeof out->message, "bestmove %s is not legal in %s", tok, fen);
-      arb_fen_write(&pos, fen, sizeof fen, 0);
-      snprintf(out->message, sizeof out->message, "bestmove %s is not legal in %s", tok, fen);
-      return out->status = UCI_ILLEGAL;
-    }
-    /* castling written the other way than the mode asks */
-    if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) {
-      char want[8];
-      arb_uci_write(&pos, m, want, sizeof want);
-      if (strcmp(want, tok)) {
-        snprintf(out->message, sizeof out->message,
-                 "bestmove %s: castling in %s notation in a %s game (expected %s)", tok,
-                 chess960 ? "standard" : "Chess960", chess960 ? "Chess960" : "standard", want);
-        return out->status = UCI_ILLEGAL;
-      }
-    }
-    out->move = m;
-    return out->status = UCI_OK;
+    return uci_read_bestmove(&pos, chess960, line, out);
   }
 }
 

@@ -56,6 +56,9 @@ uci_engine *uci_start(const uci_config *cfg, char *err, size_t errlen);
 const char *uci_name(const uci_engine *e);
 /* 1 when the engine declared the option. */
 int uci_has_option(const uci_engine *e, const char *name);
+/* The option's value: the one we set, else the engine's declared default ("" when it has none);
+ * NULL when the engine did not declare the option.  Owned by the engine. */
+const char *uci_option_value(const uci_engine *e, const char *name);
 /* ucinewgame (+ UCI_Chess960 when the engine has it) and isready. */
 uci_status uci_new_game(uci_engine *e, int chess960, char *err, size_t errlen);
 
@@ -80,6 +83,10 @@ typedef struct uci_result {
   int depth, seldepth;
   uint64_t nodes, nps;
   int has_wdl, wdl[3];
+  int64_t engine_ms; /* the engine's own `time` (its latency: elapsed_ms - engine_ms) */
+  int hashfull;
+  uint64_t tbhits;
+  char pv[256]; /* the last info line's pv as sent ("" when none), cut at a move boundary */
   char message[160];
 } uci_result;
 
@@ -92,7 +99,17 @@ uci_status uci_go(uci_engine *e, const arb_position *start, const arb_move *move
 /* `quit`, a wait, then a kill of the process group; frees e (NULL is a no-op). */
 void uci_quit(uci_engine *e);
 
-/* Parses one `info` line into r (score, depth, nodes, nps, wdl); exposed for tests. */
+/* Parses one `info` line (without "info ") into r: score, depth, seldepth, nodes, nps, wdl,
+ * time, hashfull, tbhits, pv; a line of multipv 2 or more is ignored. */
 void uci_parse_info(const char *line, uci_result *r);
+/* Checks a `bestmove` line (the whole line) against the legal moves of pos (Chess960 castling
+ * as king takes rook when chess960): UCI_OK with r->move, or UCI_NO_MOVE ((none), 0000, a1a1,
+ * empty), UCI_MALFORMED, UCI_ILLEGAL with the reason in r->message; r->text is the move as
+ * sent. */
+uci_status uci_read_bestmove(const arb_position *pos, int chess960, const char *line,
+                             uci_result *r);
+/* How many moves at the start of pv (UCI moves separated by spaces) are legal in sequence
+ * from pos. */
+int uci_pv_legal(const arb_position *pos, const char *pv);
 
 #endif

@@ -6,6 +6,7 @@
 #include "util.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 long arb_tool_read_line(FILE *in, char **buf, size_t *cap, size_t max, int *too_long) {
@@ -77,4 +78,47 @@ double arb_tool_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int is_move_separator(char c) { return c == ' ' || c == '\t' || c == ','; }
+
+arb_status arb_tool_setup(const char *fen, size_t fen_len, const char *moves, size_t moves_len,
+                          arb_position *pos, arb_position *before, arb_move *last,
+                          arb_tool_setup_error *err) {
+  err->status = ARB_OK;
+  err->move_index = -1;
+  err->message[0] = '\0';
+  if (last) *last = ARB_MOVE_NONE;
+  arb_fen_report rep;
+  if (!fen || (fen_len == 8 && !memcmp(fen, "startpos", 8)))
+    arb_position_startpos(pos);
+  else if ((err->status = arb_fen_read_n(pos, fen, fen_len, ARB_FEN_PROBLEMS_ALL, &rep)) !=
+           ARB_OK) {
+    snprintf(err->message, sizeof err->message, "bad FEN: %.200s", rep.message);
+    return err->status;
+  }
+  if (before) *before = *pos;
+  size_t i = 0;
+  for (int index = 0; moves && i < moves_len; index++) {
+    while (i < moves_len && is_move_separator(moves[i]))
+      i++;
+    size_t b = i;
+    while (i < moves_len && !is_move_separator(moves[i]))
+      i++;
+    if (b == i) break;
+    arb_move m;
+    arb_san_error serr;
+    err->status = arb_move_read(pos, moves + b, i - b, 0, &m, &serr);
+    if (err->status != ARB_OK) {
+      err->move_index = index;
+      snprintf(err->message, sizeof err->message, "move %d '%.*s': %s", index + 1,
+               (int)(i - b < 16 ? i - b : 16), moves + b, serr.message);
+      return err->status;
+    }
+    if (before) *before = *pos;
+    if (last) *last = m;
+    arb_undo u;
+    arb_make_move(pos, m, &u);
+  }
+  return ARB_OK;
 }

@@ -19,7 +19,25 @@ int arb_cmd_pgn(int argc, char **argv);
 int arb_cmd_match(int argc, char **argv); /* match_cmd.c */
 int arb_cmd_play(int argc, char **argv);  /* play_cmd.c */
 int arb_cmd_readjudicate(int argc, char **argv);
+int arb_cmd_stats(int argc, char **argv);
 int arb_cmd_serve(int argc, char **argv); /* server/serve_cmd.c */
+int arb_cmd_book(int argc, char **argv);  /* book_cmd.c */
+int arb_cmd_svg(int argc, char **argv);   /* svg_cmd.c */
+
+/* What arb_tool_setup found wrong: the status, which move (0-based, -1 for the FEN) and why. */
+typedef struct arb_tool_setup_error {
+  arb_status status;
+  int move_index;
+  char message[256];
+} arb_tool_setup_error;
+
+/* A position from a FEN (NULL or "startpos": the initial position; every non-fatal problem
+ * accepted) and moves played from it (SAN or UCI, separated by blanks or commas; NULL for none).
+ * *last is the last move played (ARB_MOVE_NONE without moves) and *before the position it was
+ * played in (either may be NULL).  Returns ARB_OK or the first error, described in *err. */
+arb_status arb_tool_setup(const char *fen, size_t fen_len, const char *moves, size_t moves_len,
+                          arb_position *pos, arb_position *before, arb_move *last,
+                          arb_tool_setup_error *err);
 
 /* Reads one line of at most max bytes (without the newline) into a growing buffer; longer
  * lines are consumed to their end and *too_long is set.  Returns the length, -1 at EOF. */

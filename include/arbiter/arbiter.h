@@ -4,10 +4,12 @@
  *   common.h   errors, colours, pieces, squares, the 16-bit move
  *   position.h board: position, make/unmake, legal moves, attacks, Polyglot keys, perft
  *   notation.h FEN/EPD, SAN, UCI/LAN
+ *   book.h     Polyglot opening books, read in place
  *   epd.h      EPD records: opcodes and operands, moves checked against the position
  *   status.h   check, mate, stalemate, insufficient material, dead position
  *   game.h     a game: history, repetitions, endings, offers, claims, rule sets
  *   clock.h    time controls, the clock, flag-fall verdicts, PGN clock comments
+ *   diagram.h  text and SVG diagrams of a position
  *   pgn.h      PGN: streaming reader with full replay, export-format writer
  *   referee.h  procedure: a timed game driven by events, decisions, deadlines, its record
  *   otb.h      procedure over the board: touch-move, completed illegal moves, e-boards
@@ -15,8 +17,10 @@
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
 
+#include "arbiter/book.h"
 #include "arbiter/clock.h"
 #include "arbiter/common.h"
+#include "arbiter/diagram.h"
 #include "arbiter/epd.h"
 #include "arbiter/game.h"
 #include "arbiter/notation.h"

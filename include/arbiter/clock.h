@@ -171,6 +171,35 @@ typedef struct arb_lag_quota {
 } arb_lag_quota;
 ARB_API arb_lag_quota arb_tc_lag_quota(const arb_time_control *tc);
 
+/* Speed categories by estimated game duration, as lichess classifies its games
+ * (https://lichess.org/faq#time-controls; scalachess Speed.scala):
+ *   E = initial time + 40 x increment, in whole seconds, of the first period
+ *   E < 30 ultrabullet, < 180 bullet, < 480 blitz, < 1500 rapid, < 21600 classical, else
+ *   correspondence.  So 3+2 is 180 + 80 = 260 s: blitz; 15+10 is 900 + 400 = 1300 s: rapid.
+ * A delay (simple or Bronstein) counts as an increment, as US Chess counts it for its rating
+ * categories; a sand clock counts its start time.  No clock at all (ARB_TC_NONE) is
+ * correspondence (scalachess: a game without a clock); ARB_TC_UNKNOWN and invalid controls are
+ * ARB_SPEED_UNKNOWN. */
+typedef enum arb_speed {
+  ARB_SPEED_UNKNOWN = 0,
+  ARB_SPEED_ULTRABULLET,
+  ARB_SPEED_BULLET,
+  ARB_SPEED_BLITZ,
+  ARB_SPEED_RAPID,
+  ARB_SPEED_CLASSICAL,
+  ARB_SPEED_CORRESPONDENCE,
+  ARB_SPEED_COUNT
+} arb_speed;
+
+/* E above in seconds (milliseconds rounded down, each amount separately, as lichess's whole
+ * seconds); -1 for controls without a clock or unknown, invalid ones. */
+ARB_API int64_t arb_tc_estimated_seconds(const arb_time_control *tc);
+/* The speed category of tc (see above). */
+ARB_API arb_speed arb_tc_speed(const arb_time_control *tc);
+/* "ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence", "unknown" (also for
+ * values out of range).  Static strings. */
+ARB_API const char *arb_speed_name(arb_speed speed);
+
 /* ======================================================================================== */
 /* The clock                                                                                 */
 /* ======================================================================================== */

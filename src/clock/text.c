@@ -26,14 +26,14 @@ void arb__out_bytes(arb__out *o, const char *text, size_t n) {
 }
 
 void arb__outf(arb__out *o, const char *fmt, ...) {
-  char tmp[96]; /* every clock-layer item is short (numbers and units) */
+  /* straight into the caller's buffer (vsnprintf keeps the snprintf convention), so items of
+   * any length are counted and written whole */
+  int room = o->len < o->size;
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int n = vsnprintf(room ? o->buf + o->len : NULL, room ? o->size - o->len : 0, fmt, ap);
   va_end(ap);
-  if (n < 0) return;
-  if ((size_t)n >= sizeof tmp) n = (int)sizeof tmp - 1;
-  arb__out_bytes(o, tmp, (size_t)n);
+  if (n > 0) o->len += (size_t)n;
 }
 
 int arb__out_result(const arb__out *o) { return o->len > INT_MAX ? INT_MAX : (int)o->len; }

@@ -1,7 +1,8 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
  * timecontrol.c: time controls — validation, the PGN TimeControl tag and the human grammar in
- * and out (grammars in clock.h), model names, the period of a move, lichess lag quotas.
+ * and out (grammars in clock.h), model names, the period of a move, lichess lag quotas and
+ * speed categories.
  *
  * Both parsers share one cursor (tc_parser) and one number reader: a NUMBER is digits with an
  * optional fraction, turned into milliseconds exactly (integer arithmetic; a value that is not a
@@ -113,6 +114,33 @@ int64_t arb_lag_credit(arb_lag_tracker *t, int64_t lag_ms) {
 }
 
 int64_t arb_lag_grace(const arb_lag_tracker *t) { return t->quota_ms < 2000 ? t->quota_ms : 2000; }
+
+/* ---- speed category (lichess: initial + 40 x increment; clock.h) ---- */
+
+int64_t arb_tc_estimated_seconds(const arb_time_control *tc) {
+  if (arb_tc_validate(tc) != ARB_OK || tc->kind == ARB_TC_NONE || tc->kind == ARB_TC_UNKNOWN)
+    return -1;
+  const arb_tc_period *p = &tc->periods[0];
+  /* whole seconds of each amount, as lichess keeps them; a delay is an increment here */
+  return p->time_ms / 1000 + 40 * ((p->increment_ms + p->delay_ms) / 1000);
+}
+
+arb_speed arb_tc_speed(const arb_time_control *tc) {
+  if (tc && tc->kind == ARB_TC_NONE && arb_tc_validate(tc) == ARB_OK)
+    return ARB_SPEED_CORRESPONDENCE;
+  int64_t e = arb_tc_estimated_seconds(tc);
+  if (e < 0) return ARB_SPEED_UNKNOWN;
+  static const int64_t below[] = {30, 180, 480, 1500, 21600};
+  for (int i = 0; i < 5; i++)
+    if (e < below[i]) return (arb_speed)(ARB_SPEED_ULTRABULLET + i);
+  return ARB_SPEED_CORRESPONDENCE;
+}
+
+const char *arb_speed_name(arb_speed speed) {
+  static const char *const names[ARB_SPEED_COUNT] = {
+      "unknown", "ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence"};
+  return (unsigned)speed < ARB_SPEED_COUNT ? names[speed] : "unknown";
+}
 
 /* ---- parsing ---- */
 

@@ -14,7 +14,7 @@ TOGA=/usr/games/toga2
 GLAU=/usr/games/glaurung
 
 # mock (White) against toga (Black): one game each
-for m in illegal none a1a1 malformed crash hang garbage crlf castle960; do
+for m in illegal none a1a1 malformed crash hang garbage crlf castle960 noping exitnewgame; do
   tc="depth=2"
   [ "$m" = hang ] && tc="tc=1+0"
   "$A" match -engine cmd=sh args="$MOCK $m" name=mock -engine cmd=$TOGA name=toga option.OwnBook=false \
@@ -30,6 +30,8 @@ check "hang: the flag falls, 0-1, the engine is killed" sh -c "grep -q '0-1 {Whi
 check "garbage flood: the move after it counts" sh -c "grep -q '1. e4' '$T/garbage.pgn'"
 check "CRLF lines: read" sh -c "grep -q '1. e4' '$T/crlf.pgn'"
 check "castling in 960 notation: named" sh -c "grep -q 'bestmove e1h1 is not legal' '$T/castle960.out'"
+check "no readyok to the ping before a search: stalled, 0-1" sh -c "grep -q '0-1 {White.s engine stalled: no readyok within 10 s' '$T/noping.out' && grep -q 'Termination \"abandoned\"' '$T/noping.pgn'"
+check "an engine that exits on ucinewgame: crashed, 0-1" sh -c "grep -q '0-1 {White.s engine crashed' '$T/exitnewgame.out'"
 check "no engine process is left" sh -c "! pgrep -f 'mock-engin[e].sh' >/dev/null"
 
 # a flag against a bare king is a draw (FIDE 6.9): the mock hangs in a K+R vs K position
@@ -143,4 +145,86 @@ check "readjudicate: the bare knight's win on time is a draw" grep -q "game 1 (A
 check "readjudicate: the rook's win on time stands" sh -c "! grep -q '^game 2 ' '$T/rj2.out'"
 check "readjudicate: a dead position is a draw" grep -q "game 3 (A - B): scored 1-0, the laws give 1/2-1/2" "$T/rj2.out"
 check "readjudicate: 4 games, 3 disagree" grep -q "4 games, 4 checked, 3 disagree" "$T/rj2.out"
+# -output format=fastchess|cutechess: fastchess's own lines, byte for byte (tests/data/match: what
+# fastchess printed for the same scripted games)
+SC="$here/mock-script.sh"
+D="$here/../data/match"
+E="-engine cmd=$SC args=winner name=Winner -engine cmd=$SC args=loser name=Loser"
+O="-games 2 -openings file=$D/scripted.epd format=epd order=sequential -each depth=1"
+same_as_fastchess() { # name, then the arguments
+  n=$1
+  shift
+  "$A" match $E $O "$@" 2>&1 | grep -v '^Total Time' >"$T/fc-$n.out"
+  check "fastchess's output, byte for byte: $n" cmp "$D/fastchess-$n.out" "$T/fc-$n.out"
+}
+same_as_fastchess penta -rounds 3 -ratinginterval 1 -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
+  -output format=fastchess
+same_as_fastchess cutechess -rounds 3 -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 -output format=cutechess
+same_as_fastchess trinomial -rounds 3 -report penta=false -ratinginterval 2 -output format=fastchess
+same_as_fastchess three -engine cmd=$SC args=loser name=Loser2 -rounds 3 -ratinginterval 2 \
+  -output format=fastchess
+same_as_fastchess sprt -rounds 40 -sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 -ratinginterval 4 \
+  -output format=fastchess
+same_as_fastchess sprtcute -rounds 40 -sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 -output format=cutechess
+"$A" match $E $O -rounds 40 -sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 >"$T/sprt-own.out" 2>&1
+check "the SPRT stops a run in Arbiter's format too, with the model named" \
+  grep -q '^SPRT \[0.00, 100.00\] (normalized): H1 accepted after 18 games' "$T/sprt-own.out"
+
+# arbiter stats: the figures of ENGINES.md 5.3, 5.4 and 5.6 (fastchess's and cutechess's)
+"$A" stats --wdl 36433 68692 36027 --ptnml 365 16618 36229 16974 390 --sprt 0 2 >"$T/stats.out" 2>&1
+check "stats: normalized LLR 0.923 (tri) and 2.250 (penta)" sh -c \
+  "grep -q 'normalized  trinomial   0.923' '$T/stats.out' && grep -q 'normalized  pentanomial 2.250' '$T/stats.out'"
+check "stats: logistic -0.003/-0.006, bayesian 0.821, cutechess -0.003" sh -c \
+  "grep -q 'logistic    trinomial   -0.003' '$T/stats.out' && grep -q 'logistic    pentanomial -0.006' '$T/stats.out' && grep -q 'bayesian    trinomial   0.821' '$T/stats.out' && grep -q 'cutechess   trinomial   -0.003' '$T/stats.out'"
+"$A" stats --wdl 136 111 96 >"$T/stats2.out" 2>&1
+check "stats: fastchess 40.70 +/- 30.43, cutechess 40.7 +/- 30.4, LOS 99.6" sh -c \
+  "grep -q 'fastchess (trinomial)    Elo 40.70 +/- 30.43' '$T/stats2.out' && grep -q 'cutechess                Elo 40.7 +/- 30.4, LOS 99.6 %' '$T/stats2.out'"
+check "stats: a bad count is refused" sh -c "! '$A' stats --wdl 1 x 2 2>/dev/null"
+
+# clocks over a period boundary, in the engines' own time: both burn 400 ms a move under
+# 2/1:1 (two moves in one second, then one more second): after two moves White has
+# 1000 - 2 x 400 - overhead + 1000 ms, so just under 1.2 s, and the flag falls on White's fifth
+# move; under a one-second sudden death it falls on the third
+SC="$here/mock-script.sh"
+"$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
+  -each tc=2/1:1 --claims off -pgnout file="$T/burn.pgn" >"$T/burn.out" 2>&1
+clk2=$(grep -o '%clk 0:00:[0-9.]*' "$T/burn.pgn" | sed -n '3s/%clk 0:00://p') # White, move 2
+check "period boundary: White's clock after move 2 is 1.1 to 1.2 s ($clk2)" \
+  awk -v c="$clk2" 'BEGIN { exit !(c > 1.1 && c < 1.2) }'
+check "period boundary: White's flag falls on move 5 (8 plies played)" sh -c \
+  "grep -q 'PlyCount \"8\"' '$T/burn.pgn' && grep -q \"0-1 {White's flag fell\" '$T/burn.out'"
+"$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
+  -each tc=1 --claims off -pgnout file="$T/burn1.pgn" >/dev/null 2>&1
+check "sudden death of one second: the flag falls on White's third move" grep -q 'PlyCount "4"' "$T/burn1.pgn"
+
+"$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
+  -each tc="1s d0.3s" --claims off -pgnout file="$T/delay.pgn" >"$T/delay.out" 2>&1
+check "a 0.3 s delay: each move costs about 0.1 s, no flag before the fivefold repetition" sh -c \
+  "grep -q 'PlyCount \"16\"' '$T/delay.pgn' && grep -q 'fivefold' '$T/delay.out'"
+# the handshake's options: Threads first, then those asked for, then Threads=1, OwnBook=false
+# and Ponder=false where the engine defaults otherwise (ENGINES.md 6.5, item 3)
+cat >"$T/opts.sh" <<'MOCK'
+#!/bin/sh
+while IFS= read -r line; do
+  case $line in
+  uci)
+    echo "option name Hash type spin default 16 min 1 max 1024"
+    echo "option name OwnBook type check default true"
+    echo "option name Threads type spin default 4 min 1 max 64"
+    echo "option name Ponder type check default true"
+    echo uciok ;;
+  setoption*) echo "$line" >>"$LOG" ;;
+  isready) echo readyok ;;
+  go*) echo "bestmove 0000" ;;
+  quit) exit 0 ;;
+  esac
+done
+MOCK
+LOG="$T/opts.log" "$A" match -engine cmd=sh args="$T/opts.sh" name=o option.Hash=64 \
+  -engine cmd=sh args="$MOCK none" name=m -each depth=1 -output format=fastchess >"$T/opts.out" 2>&1
+printf '%s\n' "setoption name Threads value 1" "setoption name Hash value 64" \
+  "setoption name OwnBook value false" "setoption name Ponder value false" >"$T/opts.want"
+check "options: Threads first, the asked ones, then the safe defaults" cmp "$T/opts.want" "$T/opts.log"
+check "the results line shows the engine's threads and hash" grep -q '(1 plies, 1t - NULL, 64MB - 1MB):' "$T/opts.out"
+
 finish

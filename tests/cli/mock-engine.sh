@@ -1,9 +1,12 @@
 #!/bin/sh
 # Arbiter — MIT licence, see LICENSE.
 # A UCI engine that misbehaves in one way, for `arbiter match`'s tests (ENGINES.md 6.5, 9.9):
-#   mock-engine.sh illegal|none|a1a1|malformed|crash|hang|garbage|crlf|castle960|noreadyok
-# It answers the handshake, then its first `go` the way it was asked.
+#   mock-engine.sh illegal|none|a1a1|malformed|crash|hang|garbage|crlf|castle960|noreadyok|
+#                  noping|exitnewgame
+# It answers the handshake, then its first `go` the way it was asked (noping: no readyok after
+# the first two, i.e. none to the ping before a search; exitnewgame: exits on ucinewgame).
 mode=$1
+pings=0
 while IFS= read -r line; do
   case $line in
   uci)
@@ -11,7 +14,11 @@ while IFS= read -r line; do
     echo "id name mock-$mode"
     echo "option name Hash type spin default 1 min 1 max 16"
     echo uciok ;;
-  isready) echo readyok ;;
+  isready)
+    pings=$((pings + 1))
+    [ "$mode" = noping ] && [ $pings -gt 2 ] && continue
+    echo readyok ;;
+  ucinewgame) [ "$mode" = exitnewgame ] && exit 0 ;;
   go*)
     case $mode in
     illegal) echo "bestmove e2e5" ;;

@@ -41,4 +41,12 @@ check "the PGN is saved" wait_for "Game saved in $T/game.pgn"
 check "the PGN has the clocks" grep -q '%clk' "$T/game.pgn"
 "$A" pgn check "$T/game.pgn" >/dev/null 2>&1
 check "the PGN reads back" test $? -eq 0
+check "the PGN has the date" grep -q "^\[Date \"$(date +%Y.%m.%d)\"\]" "$T/game.pgn"
+
+# --level (lichess's table): Stockfish gets its Skill Level, time and depth, and replies
+(printf 'e4\n'; sleep 3; printf 'resign\n') | "$A" play --engine /usr/games/stockfish --level 2 \
+  --pgn "$T/level.pgn" --ascii --no-color >"$T/level.out" 2>&1
+check "--level 2: the engine replies, the game is saved" sh -c \
+  "grep -q 'Stockfish.* plays' '$T/level.out' && grep -q '^1\\. e4 ' '$T/level.pgn'"
+check "--level 9 is refused" sh -c "! '$A' play --engine /usr/games/stockfish --level 9 </dev/null 2>/dev/null"
 finish
