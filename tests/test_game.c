@@ -397,6 +397,10 @@ Test(game, null_move_refused_in_check) {
   arb_game *g = game_from("4k3/8/8/8/8/8/8/4K2r w - - 0 1", "", ARB_RULES_FIDE);
   arb_game_set_null_moves(g, 1);
   cr_assert_eq(arb_game_play(g, ARB_MOVE_NULL), ARB_ERR_NULL_IN_CHECK);
+  arb_san_error err;
+  cr_assert_eq(arb_game_play_text(g, "--", 2, &err), ARB_ERR_NULL_IN_CHECK);
+  cr_assert_eq(err.code, ARB_ERR_NULL_IN_CHECK);
+  cr_assert_str_eq(err.message, "a null move is not allowed while in check");
   cr_assert_eq(arb_game_ply_count(g), 0);
   cr_assert_str_eq(arb_status_name(ARB_ERR_NULL_IN_CHECK), "null_in_check");
   arb_game_free(g);

@@ -137,7 +137,8 @@ ARB_API arb_status arb_game_play(arb_game *game, arb_move move);
  *   repetition depend on how the line was entered rather than on the positions.
  * Automatic endings are judged after a null move as after any move. */
 ARB_API void arb_game_set_null_moves(arb_game *game, int allow);
-/* Parses SAN or UCI (lenient) and plays it; err (may be NULL) explains a failure. */
+/* Parses SAN or UCI (lenient) and plays it; err (may be NULL) explains a failure, of the
+ * parse or of arb_game_play (e.g. ARB_ERR_NULL_IN_CHECK, ARB_ERR_GAME_OVER). */
 ARB_API arb_status arb_game_play_text(arb_game *game, const char *text, size_t len,
                                       arb_san_error *err);
 /* Takes back the last move, and with it any ending, open offer or must-play obligation that

@@ -10,6 +10,7 @@
  * (no earlier position can recur) and stops at the most recent equal position, confirmed by
  * comparing the positions themselves, so a key collision can never produce a false draw.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,7 +204,14 @@ arb_status arb_game_play_text(arb_game *g, const char *text, size_t len, arb_san
   arb_move m;
   arb_status st = arb_move_read(cur(g), text, len, g->null_moves ? ARB_SAN_ALLOW_NULL : 0, &m, err);
   if (st != ARB_OK) return st;
-  return arb_game_play(g, m);
+  st = arb_game_play(g, m);
+  if (st != ARB_OK && err) { /* what the parse could not know: in check, game rules */
+    err->code = st;
+    err->column = -1;
+    err->candidates_count = 0;
+    snprintf(err->message, sizeof err->message, "%s", arb_strerror(st));
+  }
+  return st;
 }
 
 arb_status arb_game_undo(arb_game *g) {
