@@ -6,9 +6,10 @@
  * and accepting every non-fatal problem (accept = ARB_FEN_PROBLEMS_ALL).  For each position that
  * reads:
  *  - the key equals the key recomputed from scratch;
- *  - its FEN (plain, Shredder and EPD output) reads back with the same Polyglot key (minus the
- *    en passant file when the capture is only pseudo-legal: FEN output writes the square only
- *    when the capture is legal) and the plain FEN text is a fixed point;
+ *  - its FEN (plain, Shredder, EPD and en-passant-always output) reads back with the same
+ *    Polyglot key (minus the en passant file when the capture is only pseudo-legal: FEN output
+ *    writes the square only when the capture is legal, unless always) and the FEN text is a
+ *    fixed point;
  *  - every legal move writes as SAN and UCI that read back (strict and lenient SAN, UCI) to the
  *    same move; make/unmake restores the position and keeps the key incremental;
  *  - arb_count_legal, arb_has_legal_move and arb_is_legal agree with arb_generate_legal.
@@ -20,8 +21,10 @@
 
 /* The key a re-read of pos's FEN must produce: the en passant file only counts when the
  * capture is legal, because only then does FEN output write the square. */
-static uint64_t written_key(const arb_position *pos) {
-  if (pos->ep_square == ARB_NO_SQUARE || arb_ep_legal(pos)) return pos->key;
+static uint64_t written_key(const arb_position *pos, unsigned flags) {
+  /* ARB_FEN_OUT_EP_ALWAYS writes the square as read (ep_target): the key comes back whole. */
+  if (pos->ep_square == ARB_NO_SQUARE || arb_ep_legal(pos) || (flags & ARB_FEN_OUT_EP_ALWAYS))
+    return pos->key;
   arb_position copy = *pos;
   copy.ep_square = ARB_NO_SQUARE;
   return arb_zobrist_compute(&copy);
@@ -39,7 +42,8 @@ static void check_fen_round_trip(const arb_position *pos, uint32_t accept, unsig
   arb_fen_report rep;
   arb_status st = arb_fen_read(&back, fen, accept, &rep);
   FUZZ_CHECK_CTX(st == ARB_OK, fen);
-  FUZZ_CHECK_CTX(back.key == written_key(pos), fen);
+  FUZZ_CHECK_CTX(back.key == written_key(pos, flags), fen);
+  if (flags & ARB_FEN_OUT_EP_ALWAYS) FUZZ_CHECK_CTX(back.ep_target == pos->ep_target, fen);
   FUZZ_CHECK_CTX(back.key == arb_zobrist_compute(&back), fen);
 
   /* Writing the re-read position gives the same text again. */
@@ -146,6 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_fen_round_trip(&pos, accepts[a], 0, fen);
     check_fen_round_trip(&pos, accepts[a], ARB_FEN_OUT_SHREDDER, fen);
     check_fen_round_trip(&pos, accepts[a], ARB_FEN_OUT_EPD, fen);
+    check_fen_round_trip(&pos, accepts[a], ARB_FEN_OUT_EP_ALWAYS, fen);
     check_moves(&pos, fen);
     check_is_legal(&pos, data, size, fen);
   }

@@ -38,8 +38,9 @@ int fuzz_same_position(const arb_position *a, const arb_position *b) {
          memcmp(a->by_color, b->by_color, sizeof a->by_color) == 0 &&
          a->castling_rooks == b->castling_rooks && a->key == b->key &&
          memcmp(a->board, b->board, sizeof a->board) == 0 && a->turn == b->turn &&
-         a->ep_square == b->ep_square && a->chess960 == b->chess960 &&
-         a->halfmove_clock == b->halfmove_clock && a->fullmove_number == b->fullmove_number;
+         a->ep_square == b->ep_square && a->ep_target == b->ep_target &&
+         a->chess960 == b->chess960 && a->halfmove_clock == b->halfmove_clock &&
+         a->fullmove_number == b->fullmove_number;
 }
 
 void fuzz_line_context(const arb_position *pos, const char *line, size_t len, char *ctx) {

@@ -36,6 +36,8 @@ const char *arb_status_name(arb_status status) {
   case ARB_ERR_CLOCK_STATE: return "clock_state";
   case ARB_ERR_FLAG_NOT_FALLEN: return "flag_not_fallen";
   case ARB_ERR_BOOK_FORMAT: return "book_format";
+  case ARB_ERR_NULL_IN_CHECK: return "null_in_check";
+  case ARB_ERR_EPD_SYNTAX: return "epd_syntax";
   }
   return "unknown";
 }

@@ -364,3 +364,67 @@ Test(game, locked_pawns) {
   cr_assert_eq(arb_game_outcome(g).result, ARB_RESULT_NONE);
   arb_game_free(g);
 }
+
+/* ---- null moves ---- */
+
+Test(game, null_move_played_and_undone) {
+  /* python-chess test_null_moves: the FEN after "--" and after taking it back. */
+  const char *fen = "rnbqkbnr/ppp1pppp/8/2Pp4/8/8/PP1PPPPP/RNBQKBNR w KQkq d6 0 2";
+  arb_position p = test_fen(fen);
+  arb_game *g = arb_game_new(&p, ARB_RULES_FIDE);
+  cr_assert_eq(arb_game_play(g, ARB_MOVE_NULL), ARB_ERR_NULL_MOVE, "off by default");
+  cr_assert_eq(arb_game_play_text(g, "--", 2, NULL), ARB_ERR_NULL_MOVE);
+  arb_game_set_null_moves(g, 1);
+  cr_assert_eq(arb_game_play_text(g, "--", 2, NULL), ARB_OK);
+  char buf[ARB_FEN_MAX], uci[8];
+  arb_fen_write(arb_game_position(g), buf, sizeof buf, 0);
+  cr_assert_str_eq(buf, "rnbqkbnr/ppp1pppp/8/2Pp4/8/8/PP1PPPPP/RNBQKBNR b KQkq - 1 2");
+  cr_assert_eq(arb_game_move_at(g, 1), ARB_MOVE_NULL);
+  cr_assert_str_eq(arb_game_san_at(g, 1), "--");
+  arb_uci_write(arb_game_position_at(g, 0), arb_game_move_at(g, 1), uci, sizeof uci);
+  cr_assert_str_eq(uci, "0000");
+  cr_assert_eq(arb_game_undo(g), ARB_OK);
+  arb_fen_write(arb_game_position(g), buf, sizeof buf, 0);
+  cr_assert_str_eq(buf, fen);
+  /* The other spellings. */
+  cr_assert_eq(arb_game_play_text(g, "Z0", 2, NULL), ARB_OK);
+  cr_assert_eq(arb_game_play_text(g, "0000", 4, NULL), ARB_OK);
+  cr_assert_eq(arb_game_ply_count(g), 2);
+  arb_game_free(g);
+}
+
+Test(game, null_move_refused_in_check) {
+  arb_game *g = game_from("4k3/8/8/8/8/8/8/4K2r w - - 0 1", "", ARB_RULES_FIDE);
+  arb_game_set_null_moves(g, 1);
+  cr_assert_eq(arb_game_play(g, ARB_MOVE_NULL), ARB_ERR_NULL_IN_CHECK);
+  arb_san_error err;
+  cr_assert_eq(arb_game_play_text(g, "--", 2, &err), ARB_ERR_NULL_IN_CHECK);
+  cr_assert_eq(err.code, ARB_ERR_NULL_IN_CHECK);
+  cr_assert_str_eq(err.message, "a null move is not allowed while in check");
+  cr_assert_eq(arb_game_ply_count(g), 0);
+  cr_assert_str_eq(arb_status_name(ARB_ERR_NULL_IN_CHECK), "null_in_check");
+  arb_game_free(g);
+}
+
+/* Null moves count as arb_game_set_null_moves documents: the clock goes up, the positions
+ * across them are compared.  Nf3 -- Ng1 -- is the start position again, White to move. */
+Test(game, null_moves_in_repetitions_and_counters) {
+  arb_game *g = game_from(ARB_FEN_START, "", ARB_RULES_FIDE);
+  arb_game_set_null_moves(g, 1);
+  const char *cycle[] = {"Nf3", "--", "Ng1", "--"};
+  for (int round = 1; round <= 2; round++)
+    for (int i = 0; i < 4; i++)
+      cr_assert_eq(arb_game_play_text(g, cycle[i], strlen(cycle[i]), NULL), ARB_OK);
+  cr_assert_eq(arb_game_repetitions(g), 3);
+  arb_game_facts f;
+  arb_game_facts_of(g, &f);
+  cr_assert(f.can_claim_threefold);
+  cr_assert_eq(arb_game_position(g)->halfmove_clock, 8);
+  cr_assert_eq(arb_game_position(g)->fullmove_number, 5);
+  /* Two more rounds: the fifth occurrence ends the game (FIDE 9.6.1). */
+  for (int round = 3; round <= 4; round++)
+    for (int i = 0; i < 4; i++)
+      cr_assert_eq(arb_game_play_text(g, cycle[i], strlen(cycle[i]), NULL), ARB_OK);
+  cr_assert_eq(arb_game_outcome(g).termination, ARB_TERM_FIVEFOLD_REPETITION);
+  arb_game_free(g);
+}

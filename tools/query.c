@@ -81,10 +81,24 @@ static const char *const square_names[64] = {
     "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
     "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8"};
 
-/* The facts about a position that the board and rules layers know. */
-static void describe(json_t *a, const arb_position *pos) {
+static json_t *squares_array(arb_bitboard b) {
+  json_t *arr = json_array();
+  for (int sq = 0; sq < 64; sq++)
+    if (b & (UINT64_C(1) << sq)) json_array_append_new(arr, json_string(square_names[sq]));
+  return arr;
+}
+
+static int square_by_name(const char *s) {
+  for (int sq = 0; sq < 64; sq++)
+    if (!strcmp(s, square_names[sq])) return sq;
+  return -1;
+}
+
+/* The facts about a position that the board and rules layers know.  fen_flags: arb_fen_write's
+ * (ARB_FEN_OUT_EP_ALWAYS on request). */
+static void describe(json_t *a, const arb_position *pos, unsigned fen_flags) {
   char fen[ARB_FEN_MAX];
-  arb_fen_write(pos, fen, sizeof fen, 0);
+  arb_fen_write(pos, fen, sizeof fen, fen_flags);
   json_object_set_new(a, "fen", json_string(fen));
   json_object_set_new(a, "turn", json_string(pos->turn == ARB_WHITE ? "white" : "black"));
 
@@ -112,17 +126,71 @@ static void describe(json_t *a, const arb_position *pos) {
   json_object_set_new(a, "checkmate", json_boolean(checkers && n == 0));
   json_object_set_new(a, "stalemate", json_boolean(!checkers && n == 0));
   json_object_set_new(a, "insufficient_material", json_boolean(arb_is_insufficient_material(pos)));
-  json_t *chk = json_array();
-  for (int sq = 0; sq < 64; sq++)
-    if (checkers & (UINT64_C(1) << sq)) json_array_append_new(chk, json_string(square_names[sq]));
-  json_object_set_new(a, "checkers", chk);
+  json_object_set_new(a, "checkers", squares_array(checkers));
   json_object_set_new(a, "material_class",
                       json_string(arb_material_class_name(arb_material_class_of(pos))));
   char key[17];
   snprintf(key, sizeof key, "%016llx", (unsigned long long)pos->key);
   json_object_set_new(a, "polyglot_key", json_string(key));
   json_object_set_new(a, "chess960", json_boolean(pos->chess960));
+  json_object_set_new(a, "chess960_number", json_integer(arb_position_chess960_number(pos)));
 }
+
+/* {"white": [...], "black": [...]}: squares of each colour from f(pos, colour). */
+static json_t *by_colour(const arb_position *pos, arb_bitboard (*f)(const arb_position *, int, int),
+                         int arg) {
+  json_t *o = json_object();
+  json_object_set_new(o, "white", squares_array(f(pos, ARB_WHITE, arg)));
+  json_object_set_new(o, "black", squares_array(f(pos, ARB_BLACK, arg)));
+  return o;
+}
+static arb_bitboard attackers_of(const arb_position *pos, int c, int sq) {
+  return arb_attackers(pos, (arb_square)sq, (arb_color)c, pos->by_type[0]);
+}
+
+/* "pins": every pinned piece with its colour and ray. */
+static json_t *pins_array(const arb_position *pos) {
+  json_t *arr = json_array();
+  for (int c = 0; c < 2; c++) {
+    arb_bitboard pinned = arb_pinned(pos, (arb_color)c);
+    for (int sq = 0; sq < 64; sq++)
+      if (pinned & (UINT64_C(1) << sq)) {
+        json_t *o = json_object();
+        json_object_set_new(o, "square", json_string(square_names[sq]));
+        json_object_set_new(o, "color", json_string(c == ARB_WHITE ? "white" : "black"));
+        json_object_set_new(o, "ray",
+                            squares_array(arb_pin_ray(pos, (arb_color)c, (arb_square)sq)));
+        json_array_append_new(arr, o);
+      }
+  }
+  return arr;
+}
+
+/* "move_info" for one legal move. */
+static json_t *move_info_object(const arb_position *pos, arb_move m) {
+  static const struct {
+    unsigned bit;
+    const char *name;
+  } flags[] = {{ARB_MOVE_IS_CAPTURE, "capture"},     {ARB_MOVE_IS_EN_PASSANT, "en_passant"},
+               {ARB_MOVE_IS_CASTLING, "castling"},   {ARB_MOVE_IS_PROMOTION, "promotion"},
+               {ARB_MOVE_IS_ZEROING, "zeroing"},     {ARB_MOVE_IS_IRREVERSIBLE, "irreversible"},
+               {ARB_MOVE_GIVES_CHECK, "gives_check"}};
+  char uci[8], san[ARB_SAN_MAX];
+  arb_uci_write(pos, m, uci, sizeof uci);
+  arb_san_write(pos, m, san, sizeof san);
+  unsigned info = arb_move_info(pos, m);
+  json_t *o = json_object();
+  json_object_set_new(o, "uci", json_string(uci));
+  json_object_set_new(o, "san", json_string(san));
+  for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+    json_object_set_new(o, flags[i].name, json_boolean(info & flags[i].bit));
+  return o;
+}
+
+/* The fields a request asks for by name: "pseudo_legal", "pins", "attackers" (a square),
+ * "move_info" (moves).  Returns an error object, or NULL. */
+static json_t *describe_requested(json_t *a, json_t *req, const arb_position *pos,
+                                  long line_number);
 
 struct json_t *arb_query_winnability(const arb_position *pos, unsigned long long budget) {
   json_t *w = json_object();
@@ -175,6 +243,116 @@ static void describe_speed(json_t *a, const arb_time_control *tc) {
   json_object_set_new(a, "estimated_seconds", json_integer(arb_tc_estimated_seconds(tc)));
 }
 
+/* "epd" in the answer: the record's operations, moves in SAN and UCI. */
+static json_t *epd_array(const arb_epd *epd) {
+  static const char *const kinds[] = {"none", "string", "integer", "moves", "text"};
+  json_t *arr = json_array();
+  for (int k = 0; k < epd->op_count; k++) {
+    const arb_epd_op *op = &epd->ops[k];
+    json_t *o = json_object();
+    json_object_set_new(o, "opcode", json_stringn(op->opcode, op->opcode_len));
+    json_object_set_new(o, "kind", json_string(kinds[op->kind]));
+    if (op->kind == ARB_EPD_INTEGER) json_object_set_new(o, "integer", json_integer(op->integer));
+    if (op->kind == ARB_EPD_STRING || op->kind == ARB_EPD_TEXT) {
+      char buf[1024];
+      arb_epd_string(op, buf, sizeof buf);
+      json_object_set_new(o, op->kind == ARB_EPD_STRING ? "string" : "text", message_string(buf));
+    }
+    if (op->kind == ARB_EPD_MOVES) {
+      json_t *san = json_array(), *uci = json_array();
+      arb_position p = epd->position;
+      int line = op->opcode_len == 2 && !memcmp(op->opcode, "pv", 2);
+      for (int i = 0; i < op->move_count; i++) {
+        arb_move m = epd->moves[op->first_move + i];
+        char u[8], sn[ARB_SAN_MAX];
+        arb_uci_write(&p, m, u, sizeof u);
+        arb_san_write(&p, m, sn, sizeof sn);
+        json_array_append_new(uci, json_string(u));
+        json_array_append_new(san, json_string(sn));
+        if (line) {
+          arb_undo undo;
+          arb_make_move(&p, m, &undo);
+        }
+      }
+      json_object_set_new(o, "san", san);
+      json_object_set_new(o, "uci", uci);
+    }
+    json_array_append_new(arr, o);
+  }
+  return arr;
+}
+
+/* "edit": {"clear", "put": {square: piece letter or null}, "turn", "castling": [rook squares],
+ * "en_passant": square or null, "halfmove_clock", "fullmove_number"} applied to *pos, then the
+ * FEN reader's validation.  Returns an error object, or NULL. */
+static json_t *apply_edit(arb_position *pos, json_t *edit, uint32_t accept, long line_number) {
+  if (!json_is_object(edit))
+    return error_object("request", "\"edit\" must be an object", line_number);
+  const char *bad = NULL;
+  if (json_is_true(json_object_get(edit, "clear"))) arb_position_clear(pos);
+  json_t *put = json_object_get(edit, "put");
+  const char *key;
+  json_t *v;
+  if (put && !json_is_object(put)) bad = "\"put\" must map squares to pieces";
+  if (put && !bad) json_object_foreach(put, key, v) {
+      int sq = square_by_name(key);
+      const char *letter = json_is_string(v) ? json_string_value(v) : NULL;
+      const char *at = letter && strlen(letter) == 1 ? strchr("PNBRQKpnbrqk", letter[0]) : NULL;
+      if (sq < 0 || (!json_is_null(v) && !at)) {
+        bad = "\"put\" maps squares (\"e4\") to piece letters (\"Q\", \"p\") or null";
+        break;
+      }
+      int i = at ? (int)(at - "PNBRQKpnbrqk") : 0;
+      arb_position_put(pos, (arb_square)sq, at ? ARB_MAKE_PIECE(i / 6, i % 6 + 1) : ARB_NO_PIECE);
+    }
+  json_t *turn = json_object_get(edit, "turn");
+  if (turn && !bad) {
+    const char *t = json_is_string(turn) ? json_string_value(turn) : "";
+    if (strcmp(t, "w") && strcmp(t, "b"))
+      bad = "\"turn\" must be \"w\" or \"b\"";
+    else
+      arb_position_set_turn(pos, t[0] == 'w' ? ARB_WHITE : ARB_BLACK);
+  }
+  json_t *castling = json_object_get(edit, "castling");
+  if (castling && !bad) {
+    arb_bitboard rooks = 0;
+    size_t i;
+    if (!json_is_array(castling)) bad = "\"castling\" must list rook squares";
+    json_array_foreach(castling, i, v) {
+      int sq = json_is_string(v) ? square_by_name(json_string_value(v)) : -1;
+      if (sq < 0) bad = "\"castling\" must list rook squares";
+      if (sq >= 0) rooks |= UINT64_C(1) << sq;
+    }
+    if (!bad && arb_position_set_castling(pos, rooks) != ARB_OK)
+      bad = "castling rights are on the first or last rank";
+  }
+  json_t *ep = json_object_get(edit, "en_passant");
+  if (ep && !bad) {
+    int sq = json_is_string(ep) ? square_by_name(json_string_value(ep)) : -1;
+    if ((!json_is_null(ep) && sq < 0) ||
+        arb_position_set_ep(pos, json_is_null(ep) ? ARB_NO_SQUARE : (arb_square)sq) != ARB_OK)
+      bad = "\"en_passant\" must be a square of the third or sixth rank, or null";
+  }
+  json_t *hm = json_object_get(edit, "halfmove_clock"),
+         *fm = json_object_get(edit, "fullmove_number");
+  if ((hm || fm) && !bad) {
+    json_int_t h = hm ? json_integer_value(hm) : pos->halfmove_clock;
+    json_int_t f = fm ? json_integer_value(fm) : (json_int_t)pos->fullmove_number;
+    if ((hm && !json_is_integer(hm)) || (fm && !json_is_integer(fm)) || h < 0 || f < 1 ||
+        h > 65535 || f > 100000000 ||
+        arb_position_set_counters(pos, (unsigned)h, (unsigned long)f) != ARB_OK)
+      bad = "counters: halfmove_clock 0..65535, fullmove_number 1..100000000";
+  }
+  if (bad) return error_object("request", bad, line_number);
+  arb_fen_report rep;
+  arb_status st = arb_position_validate(pos, accept, &rep);
+  if (st == ARB_OK) return NULL;
+  json_t *e = error_object(arb_status_name(st), rep.message, line_number);
+  json_object_set_new(e, "field", json_string("edit"));
+  json_object_set_new(e, "problems", problems_array(rep.problems));
+  return e;
+}
+
 char *arb_query_answer(const char *line, size_t len, long line_number) {
   json_error_t jerr;
   json_t *req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -191,7 +369,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     return s;
   }
   char *out = NULL;
-  json_t *err = NULL;
+  json_t *err = NULL, *epd_ops = NULL;
   arb_position pos;
   arb_game *game = NULL;
 
@@ -228,7 +406,18 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
   }
   if (c960) accept |= json_is_true(c960) ? ARB_FEN_READ_CHESS960 : ARB_FEN_READ_STANDARD;
 
-  json_t *fen = json_object_get(req, "fen");
+  /* "en_passant": "always" writes the FEN's en passant square after every double step. */
+  unsigned fen_flags = 0;
+  json_t *epj = json_object_get(req, "en_passant");
+  if (epj && !(json_is_string(epj) && (!strcmp(json_string_value(epj), "always") ||
+                                       !strcmp(json_string_value(epj), "legal")))) {
+    err = error_object("request", "\"en_passant\" must be \"legal\" or \"always\"", line_number);
+    goto done;
+  }
+  if (epj && !strcmp(json_string_value(epj), "always")) fen_flags = ARB_FEN_OUT_EP_ALWAYS;
+
+  json_t *fen = json_object_get(req, "fen"), *epd_line = json_object_get(req, "epd");
+  arb_epd epd;
   if (fen && !json_is_string(fen)) {
     err = error_object("request", "\"fen\" must be a string", line_number);
     goto done;
@@ -247,8 +436,34 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
       }
       goto done;
     }
-  } else {
+  } else if (!epd_line) {
     arb_fen_read(&pos, ARB_FEN_START, accept, NULL);
+  }
+  /* "epd": a record instead of "fen": its position (with hmvc/fmvn) and its operations. */
+  if (epd_line) {
+    if (fen || !json_is_string(epd_line)) {
+      err = error_object("request", "\"epd\" must be a string, and not given with \"fen\"",
+                         line_number);
+      goto done;
+    }
+    arb_epd_error eerr;
+    arb_status st = arb_epd_read(json_string_value(epd_line), json_string_length(epd_line), accept,
+                                 &epd, &eerr);
+    if (st != ARB_OK) {
+      err = error_object(arb_status_name(st), eerr.message, line_number);
+      json_object_set_new(err, "column", json_integer(eerr.column + 1));
+      if (eerr.op_index >= 0) json_object_set_new(err, "op_index", json_integer(eerr.op_index));
+      if (st == ARB_ERR_FEN_INVALID)
+        json_object_set_new(err, "problems", problems_array(eerr.fen.problems));
+      goto done;
+    }
+    pos = epd.position;
+    epd_ops = epd_array(&epd);
+  }
+  json_t *edit = json_object_get(req, "edit");
+  if (edit) {
+    err = apply_edit(&pos, edit, accept, line_number);
+    if (err) goto done;
   }
 
   arb_ruleset rules = ARB_RULES_FIDE;
@@ -299,9 +514,14 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     json_array_foreach(moves, i, mv) {
       arb_move m;
       arb_san_error serr;
-      arb_status st = json_is_string(mv) ? arb_move_read(&pos, json_string_value(mv),
-                                                         json_string_length(mv), 0, &m, &serr)
-                                         : ARB_ERR_MOVE_SYNTAX;
+      arb_status st = json_is_string(mv)
+                          ? arb_move_read(&pos, json_string_value(mv), json_string_length(mv),
+                                          ARB_SAN_ALLOW_NULL, &m, &serr)
+                          : ARB_ERR_MOVE_SYNTAX;
+      if (st == ARB_OK && m == ARB_MOVE_NULL && arb_in_check(&pos)) {
+        st = ARB_ERR_NULL_IN_CHECK;
+        snprintf(serr.message, sizeof serr.message, "%s", arb_strerror(st));
+      }
       if (st != ARB_OK) {
         err = error_object(arb_status_name(st), json_is_string(mv) ? serr.message : "not a string",
                            line_number);
@@ -313,9 +533,14 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     }
     json_t *a = json_object();
     if (id) json_object_set(a, "id", id);
-    describe(a, &pos);
+    describe(a, &pos, fen_flags);
     if (tcj) describe_speed(a, &tc);
-    out = finish(a);
+    if (epd_ops) json_object_set(a, "epd", epd_ops);
+    err = describe_requested(a, req, &pos, line_number);
+    if (err)
+      json_decref(a);
+    else
+      out = finish(a);
     goto done;
   }
   game = arb_game_new(&pos, rules);
@@ -323,6 +548,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     err = error_object("no_memory", "out of memory", line_number);
     goto done;
   }
+  arb_game_set_null_moves(game, 1); /* "--", "0000", "Z0": see arb_game_set_null_moves */
   {
     size_t i;
     json_t *mv;
@@ -335,13 +561,14 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
       const arb_position *now = arb_game_position(game);
       arb_move m;
       arb_san_error serr;
-      arb_status st =
-          arb_move_read(now, json_string_value(mv), json_string_length(mv), 0, &m, &serr);
+      arb_status st = arb_move_read(now, json_string_value(mv), json_string_length(mv),
+                                    ARB_SAN_ALLOW_NULL, &m, &serr);
       if (st == ARB_OK) st = arb_game_play(game, m);
       if (st != ARB_OK) {
         char fenbuf[ARB_FEN_MAX];
         const char *msg = serr.message;
         if (st == ARB_ERR_GAME_OVER) msg = "the game is already over";
+        if (st == ARB_ERR_NULL_IN_CHECK) msg = arb_strerror(st);
         err = error_object(arb_status_name(st), msg, line_number);
         json_object_set_new(err, "move_index", json_integer((json_int_t)i));
         json_object_set(err, "move", mv);
@@ -381,7 +608,13 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     }
     json_t *a = json_object();
     if (id) json_object_set(a, "id", id);
-    describe(a, now);
+    describe(a, now, fen_flags);
+    if (epd_ops) json_object_set(a, "epd", epd_ops);
+    err = describe_requested(a, req, now, line_number);
+    if (err) {
+      json_decref(a);
+      goto done;
+    }
     json_t *played_uci = json_array(), *played_san = json_array();
     int plies = arb_game_ply_count(game);
     for (int k = 1; k <= plies; k++) {
@@ -416,7 +649,59 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
 
 done:
   if (err) out = error_answer(id, err);
+  json_decref(epd_ops);
   arb_game_free(game);
   json_decref(req);
   return out;
+}
+
+static json_t *describe_requested(json_t *a, json_t *req, const arb_position *pos,
+                                  long line_number) {
+  json_t *ps = json_object_get(req, "pseudo_legal");
+  if (json_is_true(ps)) {
+    arb_move moves[ARB_MAX_MOVES];
+    int n = arb_generate_pseudo_legal(pos, moves);
+    char rows[ARB_MAX_MOVES][8];
+    for (int i = 0; i < n; i++)
+      arb_uci_write(pos, moves[i], rows[i], sizeof rows[i]);
+    qsort(rows, (size_t)n, sizeof rows[0], cmp_str);
+    json_t *arr = json_array();
+    for (int i = 0; i < n; i++)
+      json_array_append_new(arr, json_string(rows[i]));
+    json_object_set_new(a, "pseudo_legal_uci", arr);
+  }
+  if (json_is_true(json_object_get(req, "pins"))) json_object_set_new(a, "pins", pins_array(pos));
+  json_t *at = json_object_get(req, "attackers");
+  if (at) {
+    int sq = json_is_string(at) ? square_by_name(json_string_value(at)) : -1;
+    if (sq < 0)
+      return error_object("request", "\"attackers\" must be a square like \"e4\"", line_number);
+    json_object_set_new(a, "attackers", by_colour(pos, attackers_of, sq));
+  }
+  json_t *mi = json_object_get(req, "move_info");
+  if (mi) {
+    if (!json_is_array(mi))
+      return error_object("request", "\"move_info\" must be an array of moves", line_number);
+    json_t *arr = json_array();
+    size_t i;
+    json_t *mv;
+    json_array_foreach(mi, i, mv) {
+      arb_move m;
+      arb_san_error serr;
+      arb_status st = json_is_string(mv) ? arb_move_read(pos, json_string_value(mv),
+                                                         json_string_length(mv), 0, &m, &serr)
+                                         : ARB_ERR_MOVE_SYNTAX;
+      if (st != ARB_OK) {
+        json_decref(arr);
+        json_t *e = error_object(arb_status_name(st),
+                                 json_is_string(mv) ? serr.message : "not a string", line_number);
+        json_object_set_new(e, "field", json_string("move_info"));
+        json_object_set_new(e, "index", json_integer((json_int_t)i));
+        return e;
+      }
+      json_array_append_new(arr, move_info_object(pos, m));
+    }
+    json_object_set_new(a, "move_info", arr);
+  }
+  return NULL;
 }

@@ -5,6 +5,7 @@
  *   position.h board: position, make/unmake, legal moves, attacks, Polyglot keys, perft
  *   notation.h FEN/EPD, SAN, UCI/LAN
  *   book.h     Polyglot opening books, read in place
+ *   epd.h      EPD records: opcodes and operands, moves checked against the position
  *   status.h   check, mate, stalemate, insufficient material, dead position
  *   game.h     a game: history, repetitions, endings, offers, claims, rule sets
  *   clock.h    time controls, the clock, flag-fall verdicts, PGN clock comments
@@ -20,6 +21,7 @@
 #include "arbiter/clock.h"
 #include "arbiter/common.h"
 #include "arbiter/diagram.h"
+#include "arbiter/epd.h"
 #include "arbiter/game.h"
 #include "arbiter/notation.h"
 #include "arbiter/otb.h"

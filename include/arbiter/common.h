@@ -48,7 +48,9 @@ extern "C" {
   X(ARB_ERR_TIME_BACKWARDS, -16, "time went backwards")                                            \
   X(ARB_ERR_CLOCK_STATE, -17, "the clock is not started, paused or already stopped")               \
   X(ARB_ERR_FLAG_NOT_FALLEN, -18, "the flag has not fallen")                                       \
-  X(ARB_ERR_BOOK_FORMAT, -19, "malformed opening book")
+  X(ARB_ERR_BOOK_FORMAT, -19, "malformed opening book")                                            \
+  X(ARB_ERR_NULL_IN_CHECK, -20, "a null move is not allowed while in check")                       \
+  X(ARB_ERR_EPD_SYNTAX, -21, "malformed EPD operation")
 
 typedef enum arb_status {
 #define ARB_STATUS_ENUM_(name, value, msg) name = value,

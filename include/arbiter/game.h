@@ -116,9 +116,29 @@ ARB_API const char *arb_game_san_at(const arb_game *game, int ply);
 
 /* Plays a move, which must be legal.  Then evaluates the automatic endings in the order of
  * RULES.md R21.  A pending draw offer lapses when its opponent moves.
- * ARB_ERR_GAME_OVER after the end, ARB_ERR_MOVE_ILLEGAL for an illegal move (nothing changes). */
+ * ARB_ERR_GAME_OVER after the end, ARB_ERR_MOVE_ILLEGAL for an illegal move (nothing changes).
+ * ARB_MOVE_NULL: see arb_game_set_null_moves (ARB_ERR_NULL_MOVE while they are off). */
 ARB_API arb_status arb_game_play(arb_game *game, arb_move move);
-/* Parses SAN or UCI (lenient) and plays it; err (may be NULL) explains a failure. */
+
+/* Null moves (off by default; FIDE has none — they are for analysis, engines' PGN and
+ * python-chess users): with allow non-zero, arb_game_play takes ARB_MOVE_NULL and
+ * arb_game_play_text "--", "Z0", "0000" and "null".  A null move passes the turn and is played
+ * and undone like any move (arb_game_undo); its SAN is "--", its UCI "0000".  Refused while the
+ * side to move is in check (ARB_ERR_NULL_IN_CHECK): the king would stay attacked.
+ * How it counts, as in python-chess:
+ * - move counters: like a quiet move — the halfmove clock goes up by one (a null move is
+ *   neither a capture nor a pawn move, so it cannot reset the 50/75-move count, and it does
+ *   advance it: both are counted in plies played), the fullmove number after Black's;
+ * - repetitions: the position after a null move is compared like any other (placement, side
+ *   to move, castling rights, a legal en passant capture — which a null move gives up), and the
+ *   search for earlier occurrences runs across null moves, back to the last capture or pawn
+ *   move.  A null move changes only the side to move, so the positions on either side of it are
+ *   real positions with a well-defined identity; cutting the history at null moves would make a
+ *   repetition depend on how the line was entered rather than on the positions.
+ * Automatic endings are judged after a null move as after any move. */
+ARB_API void arb_game_set_null_moves(arb_game *game, int allow);
+/* Parses SAN or UCI (lenient) and plays it; err (may be NULL) explains a failure, of the
+ * parse or of arb_game_play (e.g. ARB_ERR_NULL_IN_CHECK, ARB_ERR_GAME_OVER). */
 ARB_API arb_status arb_game_play_text(arb_game *game, const char *text, size_t len,
                                       arb_san_error *err);
 /* Takes back the last move, and with it any ending, open offer or must-play obligation that

@@ -75,7 +75,8 @@ typedef struct arb_fen_report {
  * Returns ARB_OK, ARB_ERR_FEN_SYNTAX (report->field/column/message say where), or
  * ARB_ERR_FEN_INVALID when a problem not in `accept` (or a fatal one) was found.
  * *pos is written only on ARB_OK.  Castling rights that fail validation are dropped (and
- * reported); an en passant square is kept only when a pseudo-legal capture exists.
+ * reported); an en passant square is kept only when a pseudo-legal capture exists (and in
+ * pos->ep_target as written, when valid, for ARB_FEN_OUT_EP_ALWAYS).
  * report may be NULL. */
 ARB_API arb_status arb_fen_read(arb_position *pos, const char *fen, uint32_t accept,
                                 arb_fen_report *report);
@@ -87,14 +88,29 @@ ARB_API arb_status arb_fen_read_n(arb_position *pos, const char *fen, size_t len
 /* FEN output options. */
 #define ARB_FEN_OUT_SHREDDER 1u /* castling as file letters (HAha) */
 #define ARB_FEN_OUT_EPD 2u      /* four fields only */
+#define ARB_FEN_OUT_EP_ALWAYS                                                                      \
+  4u /* en passant square after every double step (pos->ep_target),                                \
+        as the FEN standard has it; python-chess en_passant="fen" */
 
-/* Writes the FEN of pos (en passant square only when the capture is legal).  snprintf
- * convention.  A FEN is at most 100 bytes (ARB_FEN_MAX). */
+/* Writes the FEN of pos (en passant square only when the capture is legal, unless
+ * ARB_FEN_OUT_EP_ALWAYS).  snprintf convention.  A FEN is at most 100 bytes (ARB_FEN_MAX). */
 #define ARB_FEN_MAX 100
 ARB_API int arb_fen_write(const arb_position *pos, char *buf, size_t size, unsigned flags);
 
-/* Validity problems of an existing position (the checks of arb_fen_read after parsing). */
+/* Validity problems of an existing position (the checks of arb_fen_read after parsing),
+ * including a bad en passant square (pos->ep_target) and bad castling rights. */
 ARB_API uint32_t arb_position_problems(const arb_position *pos);
+
+/* Validates a position made with the editing functions of position.h (arb_position_put ...)
+ * exactly as arb_fen_read validates what it parsed — one function serves both: the report
+ * lists every problem (report->field 0, column -1), `accept` takes the same problem bits
+ * (reading options are ignored).  ARB_OK: *pos is now a position every other function
+ * accepts — accepted bad castling rights and en passant squares are dropped, the en passant
+ * square kept where a pawn can take, the key computed.  ARB_ERR_FEN_INVALID (report->message
+ * names the first refused problem): *pos is unchanged.  ARB_ERR_ARGUMENT for NULL pos.
+ * report may be NULL. */
+ARB_API arb_status arb_position_validate(arb_position *pos, uint32_t accept,
+                                         arb_fen_report *report);
 
 /* ---- UCI / LAN ---- */
 

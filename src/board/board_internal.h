@@ -43,6 +43,39 @@ static inline arb_square arb__castle_rook_to(int color, arb_square king_sq, arb_
   return (arb_square)((color == ARB_WHITE ? 0 : 56) + (rook_sq > king_sq ? 5 : 3));
 }
 
+/* 1 if ep could be the en passant square of the side to move: on the third rank from the
+ * opponent's side, the opponent's pawn just past it, it and the square behind it empty (what a
+ * double step leaves).  Whether a pawn can take is a separate question (arb__ep_capturable). */
+static inline int arb__ep_plausible(const arb_position *p, arb_square ep) {
+  if (ep > 63) return 0;
+  const int us = p->turn, them = us ^ 1;
+  const arb_square origin = (arb_square)(us == ARB_WHITE ? ep + 8 : ep - 8);
+  return ARB_RANK_OF(ep) == (us == ARB_WHITE ? 5 : 2) &&
+         p->board[ep ^ 8] == ARB_MAKE_PIECE(them, ARB_PAWN) && p->board[ep] == ARB_NO_PIECE &&
+         p->board[origin] == ARB_NO_PIECE;
+}
+
+/* 1 if a pawn of the side to move attacks ep (a pseudo-legal en passant capture exists). */
+static inline int arb__ep_capturable(const arb_position *p, arb_square ep) {
+  const int us = p->turn;
+  return (arb__tab.pawn[us ^ 1][ep] & p->by_type[ARB_PAWN] & p->by_color[us]) != 0;
+}
+
+/* 1 if castling with these rooks needs Chess960 rules: a castling king off the e-file or a
+ * castling rook off the a- and h-files (the rule FEN reading and board editing share).  Every
+ * colour with a right must have a king. */
+static inline int arb__castling_is_960(const arb_position *p, arb_bitboard rooks) {
+  while (rooks) {
+    arb_square rsq = arb__pop_lsb(&rooks);
+    arb_square k = arb__king_sq(p, rsq >= 56);
+    if ((ARB_FILE_OF(rsq) != 0 && ARB_FILE_OF(rsq) != 7) || ARB_FILE_OF(k) != 4) return 1;
+  }
+  return 0;
+}
+
+/* The back rank of Chess960 start position `number` (0..959) (position.c). */
+void arb__chess960_rank(int number, arb_piece_type rank[8]) ARB_HIDDEN;
+
 /* The move generator, internal entry points (movegen.c). */
 int arb__generate_pseudo(const arb_position *p, arb_move *moves) ARB_HIDDEN;
 

@@ -23,6 +23,7 @@ void arb_position_mirror(const arb_position *pos, arb_position *out) {
   m.castling_rooks = __builtin_bswap64(pos->castling_rooks);
   m.turn = pos->turn ^ 1;
   m.ep_square = pos->ep_square == ARB_NO_SQUARE ? ARB_NO_SQUARE : (uint8_t)(pos->ep_square ^ 56);
+  m.ep_target = pos->ep_target ? (uint8_t)(pos->ep_target ^ 56) : 0;
   m.chess960 = pos->chess960;
   m.halfmove_clock = pos->halfmove_clock;
   m.fullmove_number = pos->fullmove_number;
@@ -30,12 +31,12 @@ void arb_position_mirror(const arb_position *pos, arb_position *out) {
   *out = m;
 }
 
-arb_status arb_position_chess960(arb_position *pos, int number) {
-  if (number < 0 || number > 959) return ARB_ERR_ARGUMENT;
+void arb__chess960_rank(int number, arb_piece_type rank[8]) {
   /* Where the two knights go among the five squares left after bishops and queen. */
   static const int knights[10][2] = {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2},
                                      {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}};
-  arb_piece_type rank[8] = {ARB_NO_TYPE};
+  for (int f = 0; f < 8; f++)
+    rank[f] = ARB_NO_TYPE;
   int n = number;
   rank[2 * (n % 4) + 1] = ARB_BISHOP; /* light-squared bishop: b, d, f or h */
   n /= 4;
@@ -55,6 +56,12 @@ arb_status arb_position_chess960(arb_position *pos, int number) {
   empty = 0;
   for (int f = 0; f < 8; f++)
     if (rank[f] == ARB_NO_TYPE) rank[f] = rkr[empty++];
+}
+
+arb_status arb_position_chess960(arb_position *pos, int number) {
+  if (number < 0 || number > 959) return ARB_ERR_ARGUMENT;
+  arb_piece_type rank[8];
+  arb__chess960_rank(number, rank);
   arb_init();
   memset(pos, 0, sizeof *pos);
   for (int f = 0; f < 8; f++) {
@@ -80,6 +87,8 @@ void arb_make_move(arb_position *p, arb_move m, arb_undo *u) {
   u->halfmove_clock = p->halfmove_clock;
   u->ep_square = p->ep_square;
   u->captured = ARB_NO_PIECE;
+  u->ep_target = p->ep_target;
+  p->ep_target = 0;
   if (p->ep_square != ARB_NO_SQUARE) k ^= arb__zob_ep(p->ep_square);
   p->ep_square = ARB_NO_SQUARE;
   if (p->halfmove_clock < UINT16_MAX) p->halfmove_clock++; /* saturates, never wraps to 0 */
@@ -133,6 +142,7 @@ void arb_make_move(arb_position *p, arb_move m, arb_undo *u) {
     p->halfmove_clock = 0;
     if ((from ^ to) == 16) {
       arb_square ep = (arb_square)((from + to) / 2);
+      p->ep_target = ep;
       if (arb__tab.pawn[us][ep] & p->by_type[ARB_PAWN] & p->by_color[them]) {
         p->ep_square = ep;
         k ^= arb__zob_ep(ep);
@@ -155,6 +165,7 @@ void arb_unmake_move(arb_position *p, arb_move m, const arb_undo *u) {
   p->castling_rooks = u->castling_rooks;
   p->halfmove_clock = u->halfmove_clock;
   p->ep_square = u->ep_square;
+  p->ep_target = u->ep_target;
   if (m == ARB_MOVE_NULL) return;
   const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
   const unsigned kind = ARB_MOVE_KIND(m);

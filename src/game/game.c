@@ -10,6 +10,7 @@
  * (no earlier position can recur) and stops at the most recent equal position, confirmed by
  * comparing the positions themselves, so a key collision can never produce a false draw.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,7 @@ struct arb_game {
   int offer_by;       /* side with an open draw offer, or -1 */
   arb_move must_play; /* after a wrong claim with an intended move */
   unsigned no_draw_before;
+  int null_moves; /* arb_game_set_null_moves */
 };
 
 static const char *const term_names[ARB_TERM_COUNT] = {"",
@@ -134,6 +136,7 @@ void arb_game_free(arb_game *g) {
 }
 
 arb_ruleset arb_game_rules(const arb_game *g) { return g->ruleset; }
+void arb_game_set_null_moves(arb_game *g, int allow) { g->null_moves = allow != 0; }
 void arb_game_set_no_draw_before(arb_game *g, unsigned move_number) {
   g->no_draw_before = move_number;
 }
@@ -163,8 +166,12 @@ int arb_game_repetitions_after(const arb_game *g, arb_move move) {
 arb_status arb_game_play(arb_game *g, arb_move move) {
   if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
   const arb_position *p = cur(g);
-  int found = arb_is_legal(p, move);
-  if (!found) return ARB_ERR_MOVE_ILLEGAL;
+  if (move == ARB_MOVE_NULL) {
+    if (!g->null_moves) return ARB_ERR_NULL_MOVE;
+    if (arb_in_check(p)) return ARB_ERR_NULL_IN_CHECK;
+  } else if (!arb_is_legal(p, move)) {
+    return ARB_ERR_MOVE_ILLEGAL;
+  }
   if (g->must_play != ARB_MOVE_NONE && move != g->must_play) return ARB_ERR_MUST_PLAY;
   if (g->n + 1 >= g->cap) {
     int ncap = g->cap * 2;
@@ -195,9 +202,16 @@ arb_status arb_game_play(arb_game *g, arb_move move) {
 arb_status arb_game_play_text(arb_game *g, const char *text, size_t len, arb_san_error *err) {
   if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
   arb_move m;
-  arb_status st = arb_move_read(cur(g), text, len, 0, &m, err);
+  arb_status st = arb_move_read(cur(g), text, len, g->null_moves ? ARB_SAN_ALLOW_NULL : 0, &m, err);
   if (st != ARB_OK) return st;
-  return arb_game_play(g, m);
+  st = arb_game_play(g, m);
+  if (st != ARB_OK && err) { /* what the parse could not know: in check, game rules */
+    err->code = st;
+    err->column = -1;
+    err->candidates_count = 0;
+    snprintf(err->message, sizeof err->message, "%s", arb_strerror(st));
+  }
+  return st;
 }
 
 arb_status arb_game_undo(arb_game *g) {

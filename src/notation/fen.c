@@ -112,20 +112,77 @@ static uint32_t position_problems(const arb_position *p, arb_square ep) {
   return probs;
 }
 
-uint32_t arb_position_problems(const arb_position *pos) {
-  uint32_t probs = position_problems(pos, pos->ep_square);
-  if (probs & ARB_FEN_FATAL) return probs;
-  arb_bitboard rooks = pos->castling_rooks;
+/* The castling rights of pos that no position could have: a right whose rook is not a rook of
+ * the rank's colour on its back rank, whose king is not on that back rank, or a second right on
+ * one side of the king. */
+static arb_bitboard bad_castling_rooks(const arb_position *pos) {
+  arb_bitboard bad = 0, seen[2][2] = {{0, 0}, {0, 0}}, rooks = pos->castling_rooks;
   while (rooks) {
     arb_square r = arb__pop_lsb(&rooks);
     int c = r >= 56 ? ARB_BLACK : ARB_WHITE;
     int back = c == ARB_WHITE ? 0 : 7;
     arb_square k = arb__king_sq(pos, c);
+    int side = ARB_FILE_OF(r) > ARB_FILE_OF(k);
     if (pos->board[r] != ARB_MAKE_PIECE(c, ARB_ROOK) || ARB_RANK_OF(r) != back ||
-        ARB_RANK_OF(k) != back)
-      probs |= ARB_FEN_BAD_CASTLING;
+        ARB_RANK_OF(k) != back || seen[c][side])
+      bad |= ARB_BB(r);
+    else
+      seen[c][side] = 1;
   }
+  return bad;
+}
+
+uint32_t arb_position_problems(const arb_position *pos) {
+  uint32_t probs = 0;
+  arb_square ep = ARB_NO_SQUARE;
+  if (pos->ep_target) {
+    if (arb__ep_plausible(pos, pos->ep_target))
+      ep = pos->ep_target;
+    else
+      probs |= ARB_FEN_BAD_EN_PASSANT;
+  }
+  probs |= position_problems(pos, ep);
+  if (probs & ARB_FEN_FATAL) return probs;
+  if (bad_castling_rooks(pos)) probs |= ARB_FEN_BAD_CASTLING;
   return probs;
+}
+
+/* The one validation behind FEN reading and board editing: every problem of p, with `probs`
+ * the ones a reader found while parsing, into the report; when none is refused, p is made
+ * playable: accepted bad castling rights and en passant squares are dropped, the en passant
+ * square is kept where a pawn can take, and the key is computed. */
+static arb_status validate(arb_position *p, uint32_t probs, uint32_t accept, arb_fen_report *r) {
+  probs |= arb_position_problems(p);
+  r->problems = probs;
+  uint32_t bad = ((probs & ~accept) | (probs & ARB_FEN_FATAL)) & ARB_FEN_PROBLEMS_ALL;
+  if (bad) {
+    uint32_t first = bad & (0u - bad);
+    snprintf(r->message, sizeof r->message, "%s", arb_fen_problem_message(first));
+    return ARB_ERR_FEN_INVALID;
+  }
+  p->castling_rooks &= ~bad_castling_rooks(p);
+  if (p->ep_target && !arb__ep_plausible(p, p->ep_target)) p->ep_target = 0;
+  p->ep_square = p->ep_target && arb__ep_capturable(p, p->ep_target) ? p->ep_target : ARB_NO_SQUARE;
+  p->key = arb_zobrist_compute(p);
+  return ARB_OK;
+}
+
+static void report_reset(arb_fen_report *r) {
+  r->problems = 0;
+  r->field = 0;
+  r->column = -1;
+  r->message[0] = '\0';
+}
+
+arb_status arb_position_validate(arb_position *pos, uint32_t accept, arb_fen_report *report) {
+  arb_fen_report local;
+  arb_fen_report *r = report ? report : &local;
+  report_reset(r);
+  if (!pos) return ARB_ERR_ARGUMENT;
+  arb_position p = *pos;
+  arb_status st = validate(&p, 0, accept, r);
+  if (st == ARB_OK) *pos = p;
+  return st;
 }
 
 /* Parses a decimal counter; returns the index after it or 0 on error. */
@@ -147,10 +204,7 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
                           arb_fen_report *report) {
   arb_fen_report local;
   arb_fen_report *r = report ? report : &local;
-  r->problems = 0;
-  r->field = 0;
-  r->column = -1;
-  r->message[0] = '\0';
+  report_reset(r);
   if (!out || (!s && len)) return ARB_ERR_ARGUMENT;
   arb_init();
   arb_position p;
@@ -281,37 +335,15 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
   /* Chess960 when the caller says so, or when a castling king or rook is not where standard
    * chess has them. */
   if (accept & ARB_FEN_READ_CHESS960) p.chess960 = 1;
-  if (!(accept & ARB_FEN_READ_STANDARD)) {
-    arb_bitboard rooks = castling;
-    while (rooks) {
-      arb_square rsq = arb__pop_lsb(&rooks);
-      int c = rsq >= 56;
-      arb_square k = arb__king_sq(&p, c);
-      if ((ARB_FILE_OF(rsq) != 0 && ARB_FILE_OF(rsq) != 7) || ARB_FILE_OF(k) != 4) p.chess960 = 1;
-    }
-  }
+  if (!(accept & ARB_FEN_READ_STANDARD) && arb__castling_is_960(&p, castling)) p.chess960 = 1;
 
-  /* Field 4: en passant. */
-  arb_square written_ep = ARB_NO_SQUARE;
+  /* Field 4: en passant: kept as written (ep_target); validate() judges it. */
   if (!(flen[3] == 1 && fields[3][0] == '-')) {
     if (flen[3] != 2 || fields[3][0] < 'a' || fields[3][0] > 'h' || fields[3][1] < '1' ||
         fields[3][1] > '8')
       return syntax_error(r, 4, fstart[3], "en passant square must be '-' or a square like e3", 0);
-    arb_square ep = ARB_SQUARE(fields[3][0] - 'a', fields[3][1] - '1');
-    int us = p.turn, them = us ^ 1;
-    int want_rank = us == ARB_WHITE ? 5 : 2;
-    arb_square pushed = (arb_square)(ep ^ 8);
-    arb_square origin = (arb_square)(us == ARB_WHITE ? ep + 8 : ep - 8);
-    if (ARB_RANK_OF(ep) != want_rank || p.board[pushed] != ARB_MAKE_PIECE(them, ARB_PAWN) ||
-        p.board[ep] != ARB_NO_PIECE || p.board[origin] != ARB_NO_PIECE) {
-      probs |= ARB_FEN_BAD_EN_PASSANT;
-    } else {
-      written_ep = ep;
-    }
-    if (written_ep != ARB_NO_SQUARE &&
-        (arb__tab.pawn[them][ep] & p.by_type[ARB_PAWN] & p.by_color[us])) {
-      p.ep_square = ep; /* kept only when a pawn can (pseudo-legally) take */
-    }
+    p.ep_target = ARB_SQUARE(fields[3][0] - 'a', fields[3][1] - '1');
+    if (p.ep_target == 0) probs |= ARB_FEN_BAD_EN_PASSANT; /* a1: 0 would mean "none" */
   }
 
   /* Fields 5 and 6: counters (optional, EPD style). */
@@ -331,18 +363,9 @@ arb_status arb_fen_read_n(arb_position *out, const char *s, size_t len, uint32_t
     p.fullmove_number = v ? (uint32_t)v : 1; /* some writers use 0; the count starts at 1 */
   }
 
-  probs |= position_problems(&p, written_ep);
-  r->problems = probs;
-  uint32_t bad = (probs & ~accept) | (probs & ARB_FEN_FATAL);
-  bad &= ARB_FEN_PROBLEMS_ALL;
-  if (bad) {
-    uint32_t first = bad & (0u - bad);
-    snprintf(r->message, sizeof r->message, "%s", arb_fen_problem_message(first));
-    return ARB_ERR_FEN_INVALID;
-  }
-  p.key = arb_zobrist_compute(&p);
-  *out = p;
-  return ARB_OK;
+  arb_status st = validate(&p, probs, accept, r);
+  if (st == ARB_OK) *out = p;
+  return st;
 }
 
 arb_status arb_fen_read(arb_position *pos, const char *fen, uint32_t accept,
@@ -403,9 +426,12 @@ int arb_fen_write(const arb_position *p, char *buf, size_t size, unsigned flags)
     }
   }
   tmp[n++] = ' ';
-  if (arb_ep_legal(p)) {
-    tmp[n++] = (char)('a' + ARB_FILE_OF(p->ep_square));
-    tmp[n++] = (char)('1' + ARB_RANK_OF(p->ep_square));
+  arb_square ep = (flags & ARB_FEN_OUT_EP_ALWAYS) ? (p->ep_target ? p->ep_target : ARB_NO_SQUARE)
+                  : arb_ep_legal(p)               ? p->ep_square
+                                                  : ARB_NO_SQUARE;
+  if (ep != ARB_NO_SQUARE) {
+    tmp[n++] = (char)('a' + ARB_FILE_OF(ep));
+    tmp[n++] = (char)('1' + ARB_RANK_OF(ep));
   } else {
     tmp[n++] = '-';
   }

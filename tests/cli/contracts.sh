@@ -64,6 +64,18 @@ check "answer 4 names the move index" sh -c "sed -n 4p '$T/ans' | grep -q '\"mov
 check "answer 6 is line_too_long" sh -c "sed -n 6p '$T/ans' | grep -q 'line_too_long'"
 check "answer 7 has ep square" sh -c "sed -n 7p '$T/ans' | grep -q 'w KQkq d6 0 3'"
 check "last line without newline answered" sh -c "sed -n 8p '$T/ans' | grep -q '\"id\":8'" 
+# query: null moves (issue 18), an EPD record, board editing
+{
+  echo '{"moves": ["e4", "--", "d4"]}'
+  echo '{"fen": "4k3/8/8/8/8/8/8/4K2r w - - 0 1", "moves": ["0000"]}'
+  echo '{"epd": "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2; id \\"WAC.002\\";"}'
+  echo '{"edit": {"clear": true, "put": {"a1": "K", "h8": "k"}, "turn": "b"}}'
+} >"$T/req18"
+"$A" query <"$T/req18" >"$T/ans18"
+check "query plays a null move" sh -c "sed -n 1p '$T/ans18' | grep -q '\"moves_san\":\[\"e4\",\"--\",\"d4\"\]'"
+check "query refuses a null move in check" sh -c "sed -n 2p '$T/ans18' | grep -q 'null_in_check'"
+check "query reads an EPD record" sh -c "sed -n 3p '$T/ans18' | grep -q '\"uci\":\[\"b3b2\"\]'"
+check "query edits a board" sh -c "sed -n 4p '$T/ans18' | grep -q '\"fen\":\"7k/8/8/8/8/8/8/K7 b - - 0 1\"'"
 # referee: one answer per event, in order, exit 0, errors that keep the stream going
 {
   echo '{"type":"move","by":"white","move":"e4"}'
@@ -90,6 +102,8 @@ check "referee 6: resignation" sh -c "sed -n 6p '$T/ref' | grep -q '\"result\":\
 check "referee 7: game over" sh -c "sed -n 7p '$T/ref' | grep -q 'game_over'"
 check "referee 9: resigning against a lone king draws" sh -c "sed -n 9p '$T/ref' | grep -q '1/2-1/2'"
 check "referee 10: bad rules" sh -c "sed -n 10p '$T/ref' | grep -q 'bad_event'"
+echo '{"type":"move","by":"white","move":"--"}' | "$A" referee >"$T/refnull"
+check "referee refuses a null move" sh -c "grep -q '\"ok\":false' '$T/refnull'"
 # referee: the arbiter's clock events (pause, resume, adjust_time) and a timed game in PGN.
 # 5 minutes, no increment, White's clock from t=0: 300 - 10 = 290 s after 1.e4 at 10 s; Black
 # paused from 20 s to 80 s, so at 90 s it has 300 - 10 - 10 = 280 s, plus 30 s added.
