@@ -7,7 +7,7 @@
  * unwinnable and unknown at the default budget.
  *
  * usage: bench/dead [-n RUNS] [FILE...]
- *        bench/dead --labels [--budget NODES] [FILE]
+ *        bench/dead --labels [-v] [--budget NODES] [FILE]
  *   FILE  a PGN file (name ending in .pgn): the final position of every game with
  *         [Termination "Time forfeit"]; or a file of FEN lines.  The side NOT to move is asked
  *         about, as after a flag fall of the side to move.
@@ -20,7 +20,7 @@
  *         FEN): both sides of each at NODES (default: the library's), counting unknown sides and
  *         wrong verdicts — an "unwinnable" where the label says the side can mate, or a
  *         "winnable" (a replayed helpmate line) where it says it cannot.  Each wrong verdict is
- *         printed with its FEN.  The figures for issue 19.
+ *         printed with its FEN; with -v every unknown side too.  The figures for issue 19.
  * From the project root: cmake --build build/release --target bench_dead &&
  * build/release/bench/dead
  */
@@ -123,7 +123,7 @@ static void measure(const char *name, const set *s, int runs) {
 }
 
 /* --labels: unknown sides and wrong verdicts against the labels of `path`. */
-static int labelled(const char *path, uint64_t budget) {
+static int labelled(const char *path, uint64_t budget, int verbose) {
   FILE *f = fopen(path, "r");
   if (!f) {
     printf("bench/dead --labels: %s not found, skipped\n", path);
@@ -148,6 +148,9 @@ static int labelled(const char *path, uint64_t budget) {
       sides++;
       nodes += w.nodes;
       counts[can][w.verdict]++;
+      if (verbose && w.verdict == ARB_WIN_UNKNOWN)
+        printf("unknown for %s: %.*s\n", side ? "black" : "white", (int)strcspn(line, "\n"),
+               line);
       if ((can && w.verdict == ARB_WIN_UNWINNABLE) || (!can && w.verdict == ARB_WIN_WINNABLE)) {
         wrong++;
         printf("wrong: %s %s (proof %s) for %s: %.*s\n", arb_win_verdict_name(w.verdict),
@@ -178,12 +181,13 @@ static int labelled(const char *path, uint64_t budget) {
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--labels")) {
     uint64_t budget = 0;
-    int i = 2;
-    if (i + 1 < argc && !strcmp(argv[i], "--budget")) {
-      budget = strtoull(argv[i + 1], NULL, 10);
-      i += 2;
-    }
-    return labelled(i < argc ? argv[i] : SHARED_LABELS, budget);
+    int i = 2, verbose = 0;
+    for (; i < argc && argv[i][0] == '-'; i++)
+      if (!strcmp(argv[i], "-v"))
+        verbose = 1;
+      else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
+        budget = strtoull(argv[++i], NULL, 10);
+    return labelled(i < argc ? argv[i] : SHARED_LABELS, budget, verbose);
   }
   int runs = 3, first = 1;
   if (argc > 2 && !strcmp(argv[1], "-n")) {

@@ -71,9 +71,12 @@ typedef enum arb_win_proof {
   ARB_PROOF_GAME_OVER,    /* UNWINNABLE: no legal move on the board (stalemate, or the side
                            * itself mated); a mate already on the board is WINNABLE, a HELPMATE
                            * line of no moves */
+  ARB_PROOF_NO_CHECK,     /* UNWINNABLE: every pawn blocked for ever, and the side's men can
+                           * never reach a square that attacks the other king (walls.c) */
   ARB_PROOF_SEARCH        /* UNWINNABLE: every position reachable from the board enumerated
                            * (captures and pawn moves too), stopping only at positions proven by
-                           * material, and none of them a mate; nodes says how many were made */
+                           * material or no_check, and none of them a mate; nodes says how many were made
+                           */
 } arb_win_proof;
 
 /* The node budget arb_winnability_of uses when asked for 0. */
@@ -114,7 +117,7 @@ ARB_API arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color si
                                            arb_winnability *out);
 
 /* Static names: "winnable", "unwinnable", "unknown"; "helpmate", "material", "locked_walls",
- * "game_over", "search". */
+ * "game_over", "no_check", "search". */
 ARB_API const char *arb_win_verdict_name(arb_win_verdict v);
 ARB_API const char *arb_win_proof_name(arb_win_proof p);
 

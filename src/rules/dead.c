@@ -122,11 +122,16 @@ static int push(arb__reach *r, size_t k) {
   return 1;
 }
 
-/* A position nothing behind which can mate: the side asked about (loser -1: each side) cannot
- * mate by material. */
+/* 1 if `side` is proven unable to mate p by a static test: material, or fixed pawns (walls.c). */
+static int static_proof(const arb_position *p, int side) {
+  return arb_cannot_mate_by_material(p, (arb_color)side) || arb__never_checks(p, side);
+}
+
+/* A position nothing behind which can mate: the side asked about (loser -1: each side) is
+ * proven unable to by a static test. */
 static int leaf(const arb_position *p, int loser) {
-  if (loser >= 0) return arb_cannot_mate_by_material(p, (arb_color)(loser ^ 1));
-  return arb_cannot_mate_by_material(p, ARB_WHITE) && arb_cannot_mate_by_material(p, ARB_BLACK);
+  if (loser >= 0) return static_proof(p, loser ^ 1);
+  return static_proof(p, ARB_WHITE) && static_proof(p, ARB_BLACK);
 }
 
 void arb__reach_init(arb__reach *r, const arb_position *start, int loser, int open,
@@ -191,8 +196,7 @@ void arb__reach_free(arb__reach *r) {
   memset(r, 0, sizeof *r);
 }
 
-/* 1 when every pawn is blocked head-on by a pawn (of either colour), and there is a pawn. */
-static int pawns_locked(const arb_position *p) {
+int arb__pawns_locked(const arb_position *p) {
   arb_bitboard pawns = p->by_type[ARB_PAWN];
   if (!pawns) return 0;
   arb_bitboard white = pawns & p->by_color[ARB_WHITE], black = pawns & p->by_color[ARB_BLACK];
@@ -200,7 +204,7 @@ static int pawns_locked(const arb_position *p) {
 }
 
 int arb__locked_walls_hold(const arb_position *p, int loser) {
-  if (!pawns_locked(p)) return 0;
+  if (!arb__pawns_locked(p)) return 0;
   arb__reach r;
   arb__reach_init(&r, p, loser, 0, CLOSURE_MAX);
   int proven = arb__reach_run(&r, UINT64_MAX) == ARB_REACH_NO_MATE;
@@ -236,7 +240,9 @@ int arb_is_dead_position(const arb_position *pos) {
    * material, and it is not insufficient material): only a locked wall, or a forced line, can
    * make it dead.  The common case, asked after every move of every game, stops at the
    * counts of forced_into_dead. */
-  if (pos->by_type[ARB_PAWN]) return arb__locked_walls_hold(pos, -1) || forced_into_dead(pos);
+  if (pos->by_type[ARB_PAWN])
+    return (arb__pawns_locked(pos) && (leaf(pos, -1) || arb__locked_walls_hold(pos, -1))) ||
+           forced_into_dead(pos);
   if (arb_is_insufficient_material(pos) ||
       (arb_cannot_mate_by_material(pos, ARB_WHITE) && arb_cannot_mate_by_material(pos, ARB_BLACK)))
     return 1;

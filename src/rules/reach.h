@@ -59,4 +59,11 @@ void arb__reach_free(arb__reach *r);
  * enumeration finds no mate of `loser` (-1: either side) behind the walls. */
 int arb__locked_walls_hold(const arb_position *p, int loser);
 
+/* 1 when every pawn is blocked head-on by a pawn (of either colour), and there is a pawn. */
+int arb__pawns_locked(const arb_position *p);
+
+/* 1 if `winner` can never give check (walls.c: pawns that can never move, and regions behind
+ * them), so never mate.  Microseconds; 0 means "not proven". */
+int arb__never_checks(const arb_position *p, int winner);
+
 #endif

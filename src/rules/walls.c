@@ -1,0 +1,70 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * walls.c: the static proof "no_check" — behind pawns that can never move, a side's men can
+ * never attack a square the other king can reach, so that side can never give check, let alone
+ * mate.
+ *
+ * When every pawn is blocked head-on by a pawn, the pawns stay where they are for as long as no
+ * pawn captures and none is captured.  While they stay, each man can only ever stand on the
+ * squares of its "region": a flood fill from its square by its own moves, its own pawns blocking
+ * it, an enemy pawn a square it could capture on (a "hit"), a king never stepping onto a square
+ * an enemy pawn attacks; every other man is ignored, as if it had moved away, so the regions are
+ * over-approximations.  Then, by induction on any sequence of legal moves, the pawns stay for
+ * ever if (a) no region hits a pawn (no man can ever capture one) and (b) no region of a piece
+ * contains a square an enemy pawn attacks (no pawn can ever capture; a king never stands on one).
+ * The squares a side can ever attack are those its pieces attack from their regions (pawns fixed
+ * as blockers, the other men ignored); its pawns attack only squares the enemy king never enters,
+ * and a king gives no check.  If those squares miss the enemy king's region, the side never
+ * checks.  En passant on the board (a pawn could move) and a missing king answer "not proven".
+ */
+#include "arbiter/status.h"
+#include "board/board_internal.h"
+#include "rules/reach.h"
+
+/* The region of a man of type t on `from` (see above); `hits` gathers the enemy pawns it could
+ * capture, `attacks` the squares it attacks from its region. */
+static arb_bitboard flood(arb_piece_type t, arb_square from, arb_bitboard own_pawns,
+                          arb_bitboard enemy_pawns, arb_bitboard forbidden, arb_bitboard *hits,
+                          arb_bitboard *attacks) {
+  const arb_bitboard pawns = own_pawns | enemy_pawns;
+  arb_bitboard region = ARB_BB(from), todo = region;
+  while (todo) {
+    const arb_bitboard a = arb__piece_attacks(t, arb__pop_lsb(&todo), pawns);
+    *attacks |= a;
+    const arb_bitboard to = a & ~own_pawns & ~forbidden;
+    *hits |= to & enemy_pawns;
+    todo |= to & ~enemy_pawns & ~region;
+    region |= to & ~enemy_pawns;
+  }
+  return region;
+}
+
+static arb_bitboard pawn_attacks(arb_bitboard pawns, int color) {
+  const arb_bitboard ahead = color == ARB_WHITE ? arb__north(pawns) : arb__south(pawns);
+  return arb__east(ahead) | arb__west(ahead);
+}
+
+int arb__never_checks(const arb_position *p, int winner) {
+  const arb_bitboard pawns = p->by_type[ARB_PAWN];
+  if (p->ep_square != ARB_NO_SQUARE || !arb__pawns_locked(p)) return 0;
+  for (int c = 0; c < 2; c++)
+    if (arb__popcount(p->by_type[ARB_KING] & p->by_color[c]) != 1) return 0;
+  arb_bitboard own[2], hit = 0, piece_region[2] = {0, 0}, king_region[2], attacks[2] = {0, 0};
+  for (int c = 0; c < 2; c++)
+    own[c] = pawns & p->by_color[c];
+  for (int c = 0; c < 2; c++) {
+    const arb_bitboard guarded = pawn_attacks(own[c ^ 1], c ^ 1); /* the king's no-go squares */
+    arb_bitboard ignored = 0;
+    king_region[c] =
+        flood(ARB_KING, arb__king_sq(p, c), own[c], own[c ^ 1], guarded, &hit, &ignored);
+    for (arb_bitboard b = p->by_color[c] & ~pawns & ~p->by_type[ARB_KING]; b;) {
+      const arb_square sq = arb__pop_lsb(&b);
+      piece_region[c] |=
+          flood(ARB_PIECE_TYPE(p->board[sq]), sq, own[c], own[c ^ 1], 0, &hit, &attacks[c]);
+    }
+  }
+  if (hit) return 0; /* (a) a pawn could be captured */
+  for (int c = 0; c < 2; c++)
+    if (pawn_attacks(own[c], c) & piece_region[c ^ 1]) return 0; /* (b) a pawn could capture */
+  return !(attacks[winner] & king_region[winner ^ 1]);
+}
