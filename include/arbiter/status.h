@@ -71,11 +71,13 @@ typedef enum arb_win_proof {
   ARB_PROOF_GAME_OVER,    /* UNWINNABLE: no legal move on the board (stalemate, or the side
                            * itself mated); a mate already on the board is WINNABLE, a HELPMATE
                            * line of no moves */
-  ARB_PROOF_NO_CHECK,     /* UNWINNABLE: every pawn blocked for ever, and the side's men can
-                           * never reach a square that attacks the other king (walls.c) */
+  ARB_PROOF_FIXED_PAWNS,  /* UNWINNABLE: every pawn blocked for ever, and no square the other
+                           * king can reach could be a mate: never attacked, or too few of its
+                           * flights can be covered or blocked (walls.c) */
   ARB_PROOF_SEARCH        /* UNWINNABLE: every position reachable from the board enumerated
                            * (captures and pawn moves too), stopping only at positions proven by
-                           * material or no_check, and none of them a mate; nodes says how many were made
+                           * material or fixed_pawns, and none of them a mate; nodes says how many were
+                           * made
                            */
 } arb_win_proof;
 
@@ -117,7 +119,7 @@ ARB_API arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color si
                                            arb_winnability *out);
 
 /* Static names: "winnable", "unwinnable", "unknown"; "helpmate", "material", "locked_walls",
- * "game_over", "no_check", "search". */
+ * "game_over", "fixed_pawns", "search". */
 ARB_API const char *arb_win_verdict_name(arb_win_verdict v);
 ARB_API const char *arb_win_proof_name(arb_win_proof p);
 

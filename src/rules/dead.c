@@ -124,7 +124,7 @@ static int push(arb__reach *r, size_t k) {
 
 /* 1 if `side` is proven unable to mate p by a static test: material, or fixed pawns (walls.c). */
 static int static_proof(const arb_position *p, int side) {
-  return arb_cannot_mate_by_material(p, (arb_color)side) || arb__never_checks(p, side);
+  return arb_cannot_mate_by_material(p, (arb_color)side) || arb__never_mates(p, side);
 }
 
 /* A position nothing behind which can mate: the side asked about (loser -1: each side) is

@@ -62,8 +62,8 @@ int arb__locked_walls_hold(const arb_position *p, int loser);
 /* 1 when every pawn is blocked head-on by a pawn (of either colour), and there is a pawn. */
 int arb__pawns_locked(const arb_position *p);
 
-/* 1 if `winner` can never give check (walls.c: pawns that can never move, and regions behind
- * them), so never mate.  Microseconds; 0 means "not proven". */
-int arb__never_checks(const arb_position *p, int winner);
+/* 1 if `winner` can never mate (walls.c: pawns that can never move, and no square behind them
+ * where the other king could be mated).  Microseconds; 0 means "not proven". */
+int arb__never_mates(const arb_position *p, int winner);
 
 #endif

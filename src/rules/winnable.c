@@ -818,9 +818,9 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
     out->proof = ARB_PROOF_LOCKED_WALLS;
     return out->verdict;
   }
-  if (arb__never_checks(pos, side)) {
+  if (arb__never_mates(pos, side)) {
     out->verdict = ARB_WIN_UNWINNABLE;
-    out->proof = ARB_PROOF_NO_CHECK;
+    out->proof = ARB_PROOF_FIXED_PAWNS;
     return out->verdict;
   }
   const uint64_t total = budget ? budget : ARB_WIN_DEFAULT_BUDGET;
@@ -859,7 +859,7 @@ const char *arb_win_proof_name(arb_win_proof p) {
   case ARB_PROOF_MATERIAL: return "material";
   case ARB_PROOF_LOCKED_WALLS: return "locked_walls";
   case ARB_PROOF_GAME_OVER: return "game_over";
-  case ARB_PROOF_NO_CHECK: return "no_check";
+  case ARB_PROOF_FIXED_PAWNS: return "fixed_pawns";
   case ARB_PROOF_SEARCH: return "search";
   default: return "";
   }
