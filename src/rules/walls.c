@@ -10,8 +10,9 @@
  * it, an enemy pawn a square it could capture on (a "hit"), a king never stepping onto a square
  * an enemy pawn attacks; every other man is ignored, as if it had moved away, so the regions are
  * over-approximations.  Then, by induction on any sequence of legal moves, the pawns stay for
- * ever if (a) no region hits a pawn (no man can ever capture one) and (b) no region of a piece
- * contains a square an enemy pawn attacks (no pawn can ever capture; a king never stands on one).
+ * ever if (a) no region hits a pawn (no man can ever capture one) and (b) no enemy pawn, and no
+ * region of an enemy piece, is on a square a pawn attacks (no pawn can ever capture; a king never
+ * stands on one).
  * The squares a side can ever attack are those its pieces attack from their regions (pawns fixed
  * as blockers, the other men ignored); its pawns attack only squares the enemy king never enters,
  * and a king gives no check.  A mate needs the king on a square of its region that the winner
@@ -79,8 +80,8 @@ int arb__never_mates(const arb_position *p, int winner) {
     }
   }
   if (hit) return 0; /* (a) a pawn could be captured */
-  for (int c = 0; c < 2; c++)
-    if (pawn_attacks(own[c], c) & piece_region[c ^ 1]) return 0; /* (b) a pawn could capture */
+  for (int c = 0; c < 2; c++) /* (b) a pawn could capture a piece or a pawn */
+    if (pawn_attacks(own[c], c) & (piece_region[c ^ 1] | own[c ^ 1])) return 0;
   /* Where could the loser's king be mated?  On a square of its region that a piece of the winner
    * attacks (a check), with every flight covered: attacked by the winner (its pieces from their
    * regions, its king from its region, its pawns), or blocked by one of the loser's own men —
