@@ -149,8 +149,7 @@ static int labelled(const char *path, uint64_t budget, int verbose) {
       nodes += w.nodes;
       counts[can][w.verdict]++;
       if (verbose && w.verdict == ARB_WIN_UNKNOWN)
-        printf("unknown for %s: %.*s\n", side ? "black" : "white", (int)strcspn(line, "\n"),
-               line);
+        printf("unknown for %s: %.*s\n", side ? "black" : "white", (int)strcspn(line, "\n"), line);
       if ((can && w.verdict == ARB_WIN_UNWINNABLE) || (!can && w.verdict == ARB_WIN_WINNABLE)) {
         wrong++;
         printf("wrong: %s %s (proof %s) for %s: %.*s\n", arb_win_verdict_name(w.verdict),

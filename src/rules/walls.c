@@ -79,7 +79,7 @@ int arb__never_mates(const arb_position *p, int winner) {
       }
     }
   }
-  if (hit) return 0; /* (a) a pawn could be captured */
+  if (hit) return 0;          /* (a) a pawn could be captured */
   for (int c = 0; c < 2; c++) /* (b) a pawn could capture a piece or a pawn */
     if (pawn_attacks(own[c], c) & (piece_region[c ^ 1] | own[c ^ 1])) return 0;
   /* Where could the loser's king be mated?  On a square of its region that a piece of the winner

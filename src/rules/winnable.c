@@ -40,6 +40,9 @@
  * FORCED_MOVES moves (else the first expansion alone would cost as much as most helpmates). */
 #define FORCED_NODES 16
 #define FORCED_MOVES 3
+#ifndef REACH_SHARE
+#define REACH_SHARE 1
+#endif
 #define REACH_MAX (1u << 22) /* positions the enumeration may hold (56 bytes each, and index) */
 #define TT_SIZE (1u << 17)   /* remembered failures: (key, depth) found to have no helpmate */
 
@@ -793,7 +796,7 @@ static void search_phases(search *s, arb__reach *r, const arb_position *pos, uin
         return;
       }
     }
-    if (enumerated(r, s->nodes - row_start, total, s->nodes)) return;
+    if (enumerated(r, REACH_SHARE * (s->nodes - row_start), total, s->nodes)) return;
   }
 }
 
