@@ -217,7 +217,7 @@ int arb__locked_walls_hold(const arb_position *p, int loser) {
  * question asked after every move of every game stays cheap. */
 #define DEAD_SEARCH_MEN 8   /* at most this many men on the board, kings included */
 #define DEAD_SEARCH_MOVES 4 /* at most this many legal moves for the side to move */
-#define DEAD_SEARCH_NODES 256
+#define DEAD_SEARCH_NODES 64
 
 static int forced_into_dead(const arb_position *p) {
   if (arb__popcount(p->by_type[0]) > DEAD_SEARCH_MEN) return 0;
