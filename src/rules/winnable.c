@@ -37,7 +37,8 @@
 #include "rules/reach.h"
 
 /* The enumeration's first slice, before any helpmate phase, when the side to move has at most
- * FORCED_MOVES moves (else the first expansion alone would cost as much as most helpmates). */
+ * FORCED_MOVES moves (else the first expansion alone would cost as much as most helpmates) and
+ * may_be_forced says so. */
 #define FORCED_NODES 16
 #define FORCED_MOVES 3
 #ifndef REACH_SHARE
@@ -737,6 +738,14 @@ static void aim_at_corner(search *s, const arb_position *pos, int rank) {
   }
 }
 
+/* A cheap guess that the side to move has at most FORCED_MOVES moves: it is in check, or it has
+ * nothing but its king and pawns (then the moves are counted). */
+static int may_be_forced(const arb_position *pos) {
+  const arb_bitboard men = pos->by_color[pos->turn];
+  if (!arb_in_check(pos) && (men & ~pos->by_type[ARB_KING] & ~pos->by_type[ARB_PAWN])) return 0;
+  return arb_count_legal(pos) <= FORCED_MOVES;
+}
+
 /* Resumes the enumeration for `more` nodes, within `total` for both searches (the helpmate's
  * `other` nodes included): 1 when it has proven the side cannot mate. */
 static int enumerated(arb__reach *r, uint64_t more, uint64_t total, uint64_t other) {
@@ -834,7 +843,7 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   search s;
   memset(&s, 0, sizeof s); /* no table yet (s.tt): 2 MB, allocated once a search runs long */
   s.winner = side;
-  if (arb_count_legal(pos) > FORCED_MOVES || !enumerated(&r, FORCED_NODES, total, 0)) {
+  if (!may_be_forced(pos) || !enumerated(&r, FORCED_NODES, total, 0)) {
     search_phases(&s, &r, pos, total, out);
     if (out->verdict == ARB_WIN_UNKNOWN) enumerated(&r, total, total, s.nodes);
   }
