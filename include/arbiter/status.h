@@ -125,11 +125,12 @@ ARB_API const char *arb_win_proof_name(arb_win_proof p);
 
 /* 1 if the position is dead: neither side can checkmate by any sequence of legal moves
  * (FIDE 5.2.2) — the material classes, fixed pawns (for both sides), a locked pawn structure
- * whose reachable positions hold no mate, or (on a board of at most 8 men where the side to move
- * has at most 4 legal moves) the exhaustive enumeration of arb_winnability_of for both sides at
- * once, within 64 nodes: forced lines such as a queen that must be taken.  Asked after every move
- * of a game, so it stays cheap: a count of the men, and a move generation on sparse boards.
- * Deeper cases are left to arb_winnability_of: 0 means "not proven dead". */
+ * whose reachable positions hold no mate, or the exhaustive enumeration of arb_winnability_of
+ * for both sides at once within 64 nodes, on a board of at most 8 men where the side to move, in
+ * check or with only king and pawns, has at most 4 legal moves: forced lines such as a queen
+ * that must be taken.  Asked after every move of a game, so it stays cheap: a count of the men,
+ * and a move generation on sparse boards.  Deeper cases are left to arb_winnability_of: 0 means
+ * "not proven dead". */
 ARB_API int arb_is_dead_position(const arb_position *pos);
 
 #ifdef __cplusplus

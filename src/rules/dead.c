@@ -212,8 +212,9 @@ int arb__locked_walls_hold(const arb_position *p, int loser) {
   return proven;
 }
 
-/* The open enumeration for arb_is_dead_position: only on sparse boards where the side to move
- * has few moves (forced lines into insufficient material), and a small budget, so that the
+/* The open enumeration for arb_is_dead_position: only on sparse boards where the side to move,
+ * in check or with nothing but king and pawns, has few moves (forced lines into insufficient
+ * material), and a small budget, so that the
  * question asked after every move of every game stays cheap. */
 #define DEAD_SEARCH_MEN 8   /* at most this many men on the board, kings included */
 #define DEAD_SEARCH_MOVES 4 /* at most this many legal moves for the side to move */
@@ -221,6 +222,9 @@ int arb__locked_walls_hold(const arb_position *p, int loser) {
 
 static int forced_into_dead(const arb_position *p) {
   if (arb__popcount(p->by_type[0]) > DEAD_SEARCH_MEN) return 0;
+  /* Forced lines start with a check, or with a side that has only its king and pawns. */
+  const arb_bitboard men = p->by_color[p->turn];
+  if (!arb_in_check(p) && (men & ~p->by_type[ARB_KING] & ~p->by_type[ARB_PAWN])) return 0;
   arb_move moves[ARB_MAX_MOVES];
   if (arb_generate_legal(p, moves) > DEAD_SEARCH_MOVES) return 0;
   arb__reach r;
