@@ -7,6 +7,7 @@
  * unwinnable and unknown at the default budget.
  *
  * usage: bench/dead [-n RUNS] [FILE...]
+ *        bench/dead --labels [-v] [--budget NODES] [FILE]
  *   FILE  a PGN file (name ending in .pgn): the final position of every game with
  *         [Termination "Time forfeit"]; or a file of FEN lines.  The side NOT to move is asked
  *         about, as after a flag fall of the side to move.
@@ -14,6 +15,12 @@
  *         lost on time) when it is there, else the 300-game copy in tests/data/pgn/real.
  *   -n    runs over the whole set (default 3); each position keeps its best time.  Other
  *         positions run in between, so no position is timed with warm caches from itself.
+ *   --labels  labelled positions instead (default ../shared/data/dead/community-positions.txt,
+ *         "skipped" when absent; format in its README: "WB", "W-", "-B" or "--", a space, a
+ *         FEN): both sides of each at NODES (default: the library's), counting unknown sides and
+ *         wrong verdicts — an "unwinnable" where the label says the side can mate, or a
+ *         "winnable" (a replayed helpmate line) where it says it cannot.  Each wrong verdict is
+ *         printed with its FEN; with -v every unknown side too.  The figures for issue 19.
  * From the project root: cmake --build build/release --target bench_dead &&
  * build/release/bench/dead
  */
@@ -29,6 +36,9 @@
 /* Absolute paths from CMake (bench/CMakeLists.txt); these are for a build by hand. */
 #ifndef SHARED_PGN
 #define SHARED_PGN "../shared/data/pgn/real/lichess-jishanshaikh4-standard-14k.pgn"
+#endif
+#ifndef SHARED_LABELS
+#define SHARED_LABELS "../shared/data/dead/community-positions.txt"
 #endif
 #ifndef LOCAL_PGN
 #define LOCAL_PGN "tests/data/pgn/real/lichess-jishanshaikh4-standard-first300.pgn"
@@ -112,7 +122,72 @@ static void measure(const char *name, const set *s, int runs) {
   free(nodes);
 }
 
+/* --labels: unknown sides and wrong verdicts against the labels of `path`. */
+static int labelled(const char *path, uint64_t budget, int verbose) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    printf("bench/dead --labels: %s not found, skipped\n", path);
+    return 0;
+  }
+  char line[512];
+  long positions = 0, sides = 0, wrong = 0, refused = 0, counts[2][3] = {{0}};
+  uint64_t nodes = 0;
+  double t0 = bench_now();
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || strlen(line) < 4 || line[2] != ' ') continue;
+    arb_position p;
+    if (arb_fen_read(&p, line + 3, ARB_FEN_PROBLEMS_ALL, NULL) != ARB_OK) {
+      refused++;
+      continue;
+    }
+    positions++;
+    for (int side = 0; side < 2; side++) {
+      const int can = line[side] != '-'; /* "W" or "B": the label says a helpmate exists */
+      arb_winnability w;
+      arb_winnability_of(&p, (arb_color)side, budget, &w);
+      sides++;
+      nodes += w.nodes;
+      counts[can][w.verdict]++;
+      if (verbose && w.verdict == ARB_WIN_UNKNOWN)
+        printf("unknown for %s: %.*s\n", side ? "black" : "white", (int)strcspn(line, "\n"), line);
+      if ((can && w.verdict == ARB_WIN_UNWINNABLE) || (!can && w.verdict == ARB_WIN_WINNABLE)) {
+        wrong++;
+        printf("wrong: %s %s (proof %s) for %s: %.*s\n", arb_win_verdict_name(w.verdict),
+               can ? "against a label that can mate" : "against a label that cannot",
+               arb_win_proof_name(w.proof), side ? "black" : "white", (int)strcspn(line, "\n"),
+               line);
+      }
+    }
+  }
+  fclose(f);
+  double s = bench_now() - t0;
+  printf("labelled positions %s, budget %llu nodes: %ld positions (%ld refused), %ld sides in "
+         "%.1f s (%.0f nodes)\n",
+         path, (unsigned long long)(budget ? budget : ARB_WIN_DEFAULT_BUDGET), positions, refused,
+         sides, s, (double)nodes);
+  printf("  label can mate:    winnable %ld  unwinnable %ld  unknown %ld\n",
+         counts[1][ARB_WIN_WINNABLE], counts[1][ARB_WIN_UNWINNABLE], counts[1][ARB_WIN_UNKNOWN]);
+  printf("  label cannot mate: winnable %ld  unwinnable %ld  unknown %ld\n",
+         counts[0][ARB_WIN_WINNABLE], counts[0][ARB_WIN_UNWINNABLE], counts[0][ARB_WIN_UNKNOWN]);
+  printf("  unknown sides %ld of %ld (%.1f%%), wrong verdicts %ld\n",
+         counts[0][ARB_WIN_UNKNOWN] + counts[1][ARB_WIN_UNKNOWN], sides,
+         100.0 * (double)(counts[0][ARB_WIN_UNKNOWN] + counts[1][ARB_WIN_UNKNOWN]) /
+             (double)(sides ? sides : 1),
+         wrong);
+  return wrong ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "--labels")) {
+    uint64_t budget = 0;
+    int i = 2, verbose = 0;
+    for (; i < argc && argv[i][0] == '-'; i++)
+      if (!strcmp(argv[i], "-v"))
+        verbose = 1;
+      else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
+        budget = strtoull(argv[++i], NULL, 10);
+    return labelled(i < argc ? argv[i] : SHARED_LABELS, budget, verbose);
+  }
   int runs = 3, first = 1;
   if (argc > 2 && !strcmp(argv[1], "-n")) {
     if (bench_parse_runs(argv[2], 20, &runs) != 0) {

@@ -9,7 +9,9 @@
  *    UNWINNABLE), the node count stays within the budget plus the mate-in-one tries of a node;
  *  - a WINNABLE line is at most ARB_WIN_MAX_LINE plies, every move of it is legal, and it ends
  *    with the other side checkmated;
- *  - an UNWINNABLE side has no mate within three plies (every line tried, no ordering);
+ *  - an UNWINNABLE side — every proof, the exhaustive search ("search") and the fixed pawns
+ *    ("fixed_pawns") included — has no mate within three plies (every line tried, no ordering),
+ *    four when the side to move has at most eight moves (forced lines, where search proofs are);
  *  - the colour-flipped position never contradicts the verdict (one side WINNABLE where the other
  *    is UNWINNABLE);
  *  - arb_is_dead_position implies both sides UNWINNABLE.
@@ -41,10 +43,11 @@ static arb_win_verdict check_side(const arb_position *pos, int side, const char 
     FUZZ_CHECK_CTX(p.turn != side && arb_is_checkmate(&p), fen);
   } else if (v == ARB_WIN_UNWINNABLE) {
     FUZZ_CHECK_CTX(w.proof == ARB_PROOF_MATERIAL || w.proof == ARB_PROOF_LOCKED_WALLS ||
-                       w.proof == ARB_PROOF_GAME_OVER,
+                       w.proof == ARB_PROOF_GAME_OVER || w.proof == ARB_PROOF_FIXED_PAWNS ||
+                       w.proof == ARB_PROOF_SEARCH,
                    fen);
     FUZZ_CHECK_CTX(*arb_win_proof_name(w.proof), fen);
-    FUZZ_CHECK_CTX(!refute_any_mate(pos, side, 3), fen);
+    FUZZ_CHECK_CTX(!refute_any_mate(pos, side, arb_count_legal(pos) <= 8 ? 4 : 3), fen);
   } else {
     FUZZ_CHECK_CTX(w.proof == ARB_PROOF_NONE, fen);
   }

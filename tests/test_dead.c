@@ -337,3 +337,166 @@ Test(dead, vector_and_scalar_code_agree) {
                               compare_final, NULL));
   cr_assert_gt(compared, 800, "%d searches compared", compared);
 }
+
+/* Issue 19: two final positions of lichess games lost on time.  8/8/8/8/8/8/1Q2K3/1k6 b: every
+ * king move but Kxb2 is attacked, and after it kings alone remain; qK6/3k4 w: Kxa8 is White's
+ * only move.  The side with the queen can never mate (confirmed by a search of every line into
+ * insufficient material, refute.h), found by the exhaustive search in a node or two; the game
+ * layer and the flag verdict see it. */
+Test(dead, forced_lines_are_proven_by_search) {
+  static const struct {
+    const char *fen;
+    int side;
+  } cases[] = {{"8/8/8/8/8/8/1Q2K3/1k6 b - - 0 81", ARB_WHITE},
+               {"qK6/3k4/8/8/8/8/8/8 w - - 0 60", ARB_BLACK}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    arb_position p = test_fen(cases[i].fen);
+    cr_assert(forced_into_insufficient(&p, 2), "%s: not forced, the test is wrong", cases[i].fen);
+    arb_winnability w;
+    cr_expect_eq(arb_winnability_of(&p, (arb_color)cases[i].side, 0, &w), ARB_WIN_UNWINNABLE, "%s",
+                 cases[i].fen);
+    cr_expect_eq(w.proof, ARB_PROOF_SEARCH, "%s: proof %s", cases[i].fen,
+                 arb_win_proof_name(w.proof));
+    cr_expect_leq(w.nodes, 4, "%s: %llu nodes for a forced line", cases[i].fen,
+                  (unsigned long long)w.nodes);
+    cr_expect_eq(verdict(&p, cases[i].side), ARB_WIN_UNWINNABLE, "%s (mirror)", cases[i].fen);
+    cr_expect(arb_cannot_mate(&p, (arb_color)cases[i].side), "%s", cases[i].fen);
+    cr_expect(arb_is_dead_position(&p), "%s: dead", cases[i].fen);
+    arb_flag_verdict f =
+        arb_flag_fall(&p, (arb_color)(cases[i].side ^ 1), ARB_RULES_FIDE, -1, ARB_RESULT_NONE);
+    cr_expect_eq(f.result, ARB_RESULT_DRAW, "%s: a flag there is a draw (6.9)", cases[i].fen);
+  }
+  cr_expect_str_eq(arb_win_proof_name(ARB_PROOF_SEARCH), "search");
+  /* The game layer: dead the moment Qb2 is played (5.2.2). */
+  arb_position start = test_fen("8/6Q1/8/8/8/8/4K3/1k6 w - - 0 80");
+  arb_game *g = arb_game_new(&start, ARB_RULES_FIDE);
+  cr_assert_not_null(g);
+  cr_assert_eq(arb_game_play_text(g, "Qb2+", 4, NULL), ARB_OK);
+  cr_expect_eq(arb_game_outcome(g).termination, ARB_TERM_DEAD_POSITION, "%s",
+               arb_termination_name(arb_game_outcome(g).termination));
+  cr_expect_eq(arb_game_outcome(g).result, ARB_RESULT_DRAW);
+  arb_game_free(g);
+}
+
+/* Fixed pawns (walls.c).  White's pawns a4 c4 e4 g4 stand on light squares, Black's a5 c5 e5 g5
+ * on dark ones, head-on.  White's king can never set foot on rank 4 (b4 d4 f4 h4 are attacked by
+ * Black's pawns, the rest are White's own), Black's never on rank 5; White's bishops are light
+ * and every light square of rank 4 holds a White pawn, Black's are dark and every dark square of
+ * rank 5 holds a Black pawn: nobody crosses, nobody captures, so no side can ever give check.
+ * Too many positions behind the walls for the locked-wall enumeration. */
+Test(dead, fixed_pawns_proof) {
+  arb_position p = test_fen("4k3/2b1b3/8/p1p1p1p1/P1P1P1P1/8/4B3/4KB2 w - - 0 1");
+  for (int side = 0; side < 2; side++) {
+    arb_winnability w;
+    cr_expect_eq(arb_winnability_of(&p, (arb_color)side, 0, &w), ARB_WIN_UNWINNABLE);
+    cr_expect_eq(w.proof, ARB_PROOF_FIXED_PAWNS, "proof %s", arb_win_proof_name(w.proof));
+    cr_expect_eq(verdict(&p, side), ARB_WIN_UNWINNABLE, "mirror");
+    cr_expect(!refute_any_mate(&p, side, 4));
+  }
+  cr_expect(arb_is_dead_position(&p));
+  cr_expect_str_eq(arb_win_proof_name(ARB_PROOF_FIXED_PAWNS), "fixed_pawns");
+  /* Head-on but not fixed: a4xb5 or b4xa5 opens the files, and a pawn queens. */
+  p = test_fen("4k3/8/8/pp6/PP6/8/8/4K3 w - - 0 1");
+  for (int side = 0; side < 2; side++)
+    cr_expect_eq(verdict(&p, side), ARB_WIN_WINNABLE, "pawns that can take are not fixed");
+  cr_expect(!arb_is_dead_position(&p));
+  /* A bishop that can cross the wall and take a pawn: not proven by fixed pawns. */
+  p = test_fen("4k3/8/8/p1p1p1p1/P1P1P1P1/8/3B4/4K3 w - - 0 1");
+  arb_winnability w;
+  arb_winnability_of(&p, ARB_WHITE, 0, &w);
+  cr_expect_neq(w.proof, ARB_PROOF_FIXED_PAWNS);
+}
+
+/* Every placement of White's king and a queen or rook next to Black's king (on a quarter of the
+ * board), Black to move:
+ * White cannot mate exactly when every Black move takes the piece (bare kings) or there is no
+ * move (stalemate) — computed independently by forced_into_insufficient (refute.h); otherwise
+ * the piece survives and a helpmate exists.  The search must find exactly those, with proof
+ * "search" (or "game_over" for the stalemates), and never call the others unwinnable. */
+Test(dead, search_finds_every_forced_capture) {
+  int searched = 0;
+  for (int piece = 0; piece < 2; piece++)
+    for (int bk = 0; bk < 64; bk++) /* one quarter of the board: the rest by symmetry */
+      for (int wq = 0; wq < 64 && (bk & 7) < 4 && bk < 32; wq++) {
+        int df = (wq & 7) - (bk & 7), dr = (wq >> 3) - (bk >> 3);
+        if (wq == bk || df < -1 || df > 1 || dr < -1 || dr > 1) continue;
+        for (int wk = 0; wk < 64; wk++) {
+          if (wk == bk || wk == wq) continue;
+          arb_position p;
+          memset(&p, 0, sizeof p);
+          char fen[96], board[64] = {0};
+          board[bk] = 'k', board[wq] = piece ? 'R' : 'Q', board[wk] = 'K';
+          int o = 0;
+          for (int r = 7; r >= 0; r--) {
+            for (int f = 0, empty = 0; f < 8; f++) {
+              char c = board[r * 8 + f];
+              if (c && empty) fen[o++] = (char)('0' + empty);
+              if (c)
+                fen[o++] = c, empty = 0;
+              else if (++empty && f == 7)
+                fen[o++] = (char)('0' + empty);
+            }
+            if (r) fen[o++] = '/';
+          }
+          strcpy(fen + o, " b - - 0 1");
+          if (arb_fen_read(&p, fen, 0, NULL) != ARB_OK) continue; /* kings touching */
+          const int cannot = forced_into_insufficient(&p, 1);
+          arb_winnability w;
+          arb_winnability_of(&p, ARB_WHITE, 0, &w);
+          if (cannot) {
+            cr_assert_eq(w.verdict, ARB_WIN_UNWINNABLE, "%s", fen);
+            cr_assert(w.proof == ARB_PROOF_SEARCH || w.proof == ARB_PROOF_GAME_OVER, "%s: %s", fen,
+                      arb_win_proof_name(w.proof));
+            searched += w.proof == ARB_PROOF_SEARCH;
+          } else {
+            cr_assert_eq(w.verdict, ARB_WIN_WINNABLE, "%s: %s", fen,
+                         arb_win_verdict_name(w.verdict));
+            cr_assert(line_mates(&p, &w, ARB_WHITE), "%s", fen);
+          }
+        }
+      }
+  cr_expect_gt(searched, 100, "%d positions proven by search", searched);
+}
+
+/* Every new "unwinnable" — search and fixed_pawns — on positions from random play out of
+ * starts where forced captures, locked pawns and trapped bishops are common, refuted by no
+ * exhaustive search of four plies (refute.h). */
+Test(dead, search_and_fixed_pawns_are_never_refuted) {
+  static const char *const starts[] = {"4k3/2b1b3/8/p1p1p1p1/P1P1P1P1/8/4B3/4KB2 w - - 0 1",
+                                       "2k5/8/8/1p1p1p1p/1P1P1P1P/8/8/2K1B1N1 w - - 0 1",
+                                       "8/8/3k4/8/8/3K4/2Q5/8 w - - 0 1",
+                                       "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1",
+                                       "4k3/pp4pp/8/PP4PP/8/8/8/4K2B w - - 0 1",
+                                       "k7/p1p5/P1P5/8/8/8/2B5/K7 w - - 0 1",
+                                       "1k6/8/1p1p1p2/1P1P1P2/8/8/3B4/3K4 w - - 0 1",
+                                       "4k3/3r4/8/8/8/8/3R4/4K3 w - - 0 1"};
+  const int nstarts = (int)(sizeof starts / sizeof starts[0]);
+  uint64_t seed = 19;
+  int proofs[ARB_PROOF_SEARCH + 1] = {0};
+  for (int g = 0; g < 4 * nstarts; g++) {
+    arb_position p = test_fen(starts[g % nstarts]);
+    for (int ply = 0; ply < 24; ply++) {
+      arb_move moves[ARB_MAX_MOVES];
+      int n = arb_generate_legal(&p, moves);
+      if (!n) break;
+      arb_undo u;
+      arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);
+      if (ply % 3) continue;
+      for (int side = 0; side < 2; side++) {
+        arb_winnability w;
+        arb_winnability_of(&p, (arb_color)side, 20000, &w);
+        if (w.verdict == ARB_WIN_WINNABLE) cr_assert(line_mates(&p, &w, side));
+        if (w.verdict != ARB_WIN_UNWINNABLE) continue;
+        proofs[w.proof]++;
+        if (w.proof != ARB_PROOF_SEARCH && w.proof != ARB_PROOF_FIXED_PAWNS) continue;
+        char fen[ARB_FEN_MAX];
+        arb_fen_write(&p, fen, sizeof fen, 0);
+        cr_assert(!refute_any_mate(&p, side, 4), "%s: a mate within 4 plies for %s (%s)", fen,
+                  side ? "black" : "white", arb_win_proof_name(w.proof));
+        if (arb_is_dead_position(&p)) cr_assert(!refute_any_mate(&p, side ^ 1, 4), "%s", fen);
+      }
+    }
+  }
+  cr_expect_gt(proofs[ARB_PROOF_FIXED_PAWNS], 20, "%d fixed_pawns proofs",
+               proofs[ARB_PROOF_FIXED_PAWNS]);
+}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "refute.h"
 #include "test_util.h"
 
 static arb_game *game_from(const char *fen, const char *moves, arb_ruleset rules) {
@@ -281,6 +282,8 @@ static void random_games(arb_ruleset rules, int games, uint64_t seed, int *max_r
         want = arb_in_check(q) ? ARB_TERM_CHECKMATE : ARB_TERM_STALEMATE;
       else if (arb_is_insufficient_material(q))
         want = ARB_TERM_INSUFFICIENT_MATERIAL;
+      else if (out.termination == ARB_TERM_DEAD_POSITION && forced_into_insufficient(q, 4))
+        want = ARB_TERM_DEAD_POSITION; /* forced into a dead position, confirmed independently */
       else if (r->auto_fivefold && reps >= 5)
         want = ARB_TERM_FIVEFOLD_REPETITION;
       else if (r->auto_seventyfive && o.halfmove >= 150)

@@ -53,13 +53,13 @@ char *arb_query_too_long(long line_number, size_t limit) {
   return error_answer(NULL, e);
 }
 
-static uint32_t problem_bit_by_name(const char *name) {
+uint32_t arb_query_problem_bit(const char *name) {
   for (int i = 0; i < ARB_FEN_PROBLEM_COUNT; i++)
     if (!strcmp(name, arb_fen_problem_name(1u << i))) return 1u << i;
   return 0;
 }
 
-static json_t *problems_array(uint32_t problems) {
+json_t *arb_query_problems(uint32_t problems) {
   json_t *arr = json_array();
   for (int i = 0; i < ARB_FEN_PROBLEM_COUNT; i++)
     if (problems & (1u << i)) {
@@ -383,7 +383,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
     size_t i;
     json_t *v;
     json_array_foreach(acc, i, v) {
-      uint32_t bit = json_is_string(v) ? problem_bit_by_name(json_string_value(v)) : 0;
+      uint32_t bit = json_is_string(v) ? arb_query_problem_bit(json_string_value(v)) : 0;
       if (!bit) {
         err = error_object("request", "\"accept\" lists an unknown problem name", line_number);
         json_object_set_new(err, "index", json_integer((json_int_t)i));
@@ -432,7 +432,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
         json_object_set_new(err, "field", json_integer(rep.field));
         json_object_set_new(err, "column", json_integer(rep.column + 1));
       } else {
-        json_object_set_new(err, "problems", problems_array(rep.problems));
+        json_object_set_new(err, "problems", arb_query_problems(rep.problems));
       }
       goto done;
     }

@@ -47,11 +47,12 @@ ARB_API int arb_is_insufficient_material(const arb_position *pos);
  * one knight unable to mate king and several queens. */
 ARB_API int arb_cannot_mate_by_material(const arb_position *pos, arb_color side);
 
-/* 1 if `side` can never checkmate by any sequence of legal moves, proven: by material (above),
- * or — when every pawn is blocked head-on by a pawn — by enumerating every position reachable
- * from the board and finding no mate (dead.c; bounded, milliseconds to a tenth of a second for
- * such rare positions).  0 means "not proven", which is what FIDE 6.9 and 5.1.2 then apply (the
- * flagging or resigning player loses).  The one function flag fall and resignation use. */
+/* 1 if `side` can never checkmate by any sequence of legal moves, proven:
+ * arb_winnability_of(pos, side, 0, ...) == ARB_WIN_UNWINNABLE (material, locked walls, or the
+ * exhaustive search; about five microseconds for most real positions, at most about a tenth of
+ * a second).  0 means "not proven", which is what FIDE 6.9 and 5.1.2 then apply (the flagging
+ * or resigning player loses).  The one function flag fall, resignation and the second illegal
+ * move use.  Allocates as arb_winnability_of does. */
 ARB_API int arb_cannot_mate(const arb_position *pos, arb_color side);
 
 /* ---- "Can this side ever checkmate?" with its proof ---- */
@@ -67,10 +68,21 @@ typedef enum arb_win_proof {
   ARB_PROOF_HELPMATE,     /* WINNABLE: line[] is a helpmate (checked by replaying it) */
   ARB_PROOF_MATERIAL,     /* UNWINNABLE: by material (arb_cannot_mate_by_material) */
   ARB_PROOF_LOCKED_WALLS, /* UNWINNABLE: every position behind the locked pawns enumerated */
-  ARB_PROOF_GAME_OVER     /* UNWINNABLE: no legal move on the board (stalemate, or the side
+  ARB_PROOF_GAME_OVER,    /* UNWINNABLE: no legal move on the board (stalemate, or the side
                            * itself mated); a mate already on the board is WINNABLE, a HELPMATE
                            * line of no moves */
+  ARB_PROOF_FIXED_PAWNS,  /* UNWINNABLE: every pawn blocked for ever, and no square the other
+                           * king can reach could be a mate: never attacked, or too few of its
+                           * flights can be covered or blocked (walls.c) */
+  ARB_PROOF_SEARCH        /* UNWINNABLE: every position reachable from the board enumerated
+                           * (captures and pawn moves too), stopping only at positions proven by
+                           * material or fixed_pawns, and none of them a mate; nodes says how many were
+                           * made
+                           */
 } arb_win_proof;
+
+/* The node budget arb_winnability_of uses when asked for 0. */
+#define ARB_WIN_DEFAULT_BUDGET 500000
 
 #define ARB_WIN_MAX_LINE 64
 
@@ -83,33 +95,42 @@ typedef struct arb_winnability {
 } arb_winnability;
 
 /* Decides whether `side` can ever checkmate in pos, cheapest test first: a game already over on
- * the board, material, the locked-wall enumeration, then a helpmate search with both sides
- * cooperating, in phases under one budget (src/rules/winnable.c): long lines that leave the
- * best-ordered move at most a few times (limited discrepancy) — the winner's king walking to the
- * loser's, then everything heading for each corner, then the exact corner net of a lone bishop
- * or knight (the loser's own men blocking its king) — probes along the best two or three moves,
- * the corner lines again with their ties broken otherwise, and a full iterative-deepening
- * search; a mate in one is looked for at every node where the winner moves.  At most `budget`
- * nodes in all, 0 = a default of 500 000 — at most about a tenth of a second; about five
- * microseconds for most real positions (bench/dead).  Sound: never UNWINNABLE when a helpmate
- * exists (the search itself never answers UNWINNABLE), and every WINNABLE line is replayed to
- * mate before it is returned.  *out is filled in; returns out->verdict.  Reentrant; up to about
- * 260 KB of stack (a 4 KB frame per ply of a line of at most 63 plies).  Allocates,
- * like the wall enumeration (see arb_cannot_mate): a 2 MB table of searched positions once a
- * search runs past a few thousand nodes, freed before it returns (without memory the search runs
- * on, only slower). */
+ * the board, material, the locked-wall enumeration, then two searches under one budget: an
+ * exhaustive enumeration of every position reachable from the board (proof SEARCH; a forced
+ * line — one legal move, or captures into insufficient material — costs a node or two; it is
+ * given a few nodes first, then after each helpmate phase as many nodes as that phase used),
+ * and a helpmate search with both sides cooperating, in phases (src/rules/winnable.c): long lines
+ * that leave the best-ordered move at most a few times (limited discrepancy) — the winner's king
+ * walking to the loser's, then everything heading for each corner, then the exact corner net of a
+ * lone bishop or knight (the loser's own men blocking its king) — probes along the best two or
+ * three moves, the corner lines again with their ties broken otherwise, and a full
+ * iterative-deepening search; a mate in one is looked for at every node where the winner moves.  At
+ * most `budget` nodes in all (both searches; one expansion may pass it by up to ARB_MAX_MOVES), 0 =
+ * ARB_WIN_DEFAULT_BUDGET — at most about a tenth of a second; about five microseconds for most
+ * real positions (bench/dead).  Sound: never UNWINNABLE when a helpmate exists (the helpmate
+ * search never answers UNWINNABLE; the enumeration compares positions whole, with castling and
+ * en passant rights, and proves only when nothing is left to expand), and every WINNABLE line is
+ * replayed to mate before it is returned.  *out is filled in; returns out->verdict.  Reentrant;
+ * up to about 260 KB of stack (a 4 KB frame per ply of a line of at most 63 plies).  Allocates,
+ * freed before it returns: a 2 MB table of searched positions once a helpmate search runs past a
+ * few thousand nodes (without memory it runs on, only slower), and the enumeration's set, about
+ * 64 bytes per position, at most min(budget, 4 194 304) positions (without memory: unknown). */
 ARB_API arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint64_t budget,
                                            arb_winnability *out);
 
 /* Static names: "winnable", "unwinnable", "unknown"; "helpmate", "material", "locked_walls",
- * "game_over". */
+ * "game_over", "fixed_pawns", "search". */
 ARB_API const char *arb_win_verdict_name(arb_win_verdict v);
 ARB_API const char *arb_win_proof_name(arb_win_proof p);
 
 /* 1 if the position is dead: neither side can checkmate by any sequence of legal moves
- * (FIDE 5.2.2) — the material classes, or a locked pawn structure whose reachable positions
- * hold no mate (as arb_cannot_mate).  Positions that are dead for other reasons (found only
- * by deeper search) are not yet recognised: 0 means "not proven dead". */
+ * (FIDE 5.2.2) — the material classes, fixed pawns (for both sides), a locked pawn structure
+ * whose reachable positions hold no mate, or the exhaustive enumeration of arb_winnability_of
+ * for both sides at once within 64 nodes, on a board of at most 8 men where the side to move, in
+ * check or with only king and pawns, has at most 4 legal moves: forced lines such as a queen
+ * that must be taken.  Asked after every move of a game, so it stays cheap: a count of the men,
+ * and a move generation on sparse boards.  Deeper cases are left to arb_winnability_of: 0 means
+ * "not proven dead". */
 ARB_API int arb_is_dead_position(const arb_position *pos);
 
 #ifdef __cplusplus

@@ -748,14 +748,16 @@ static void move_token(arb_pgn_reader *r, const char *t, size_t n) {
   int ply = L->ply + 1;
   if (r->depth == 0 && r->main_end != ARB_TERM_NONE) {
     if (r->main_end == ARB_TERM_CHECKMATE || r->main_end == ARB_TERM_STALEMATE ||
-        r->main_end == ARB_TERM_INSUFFICIENT_MATERIAL || r->main_end == ARB_TERM_DEAD_POSITION) {
+        r->main_end == ARB_TERM_INSUFFICIENT_MATERIAL) {
       report(r, ARB_PGN_AFTER_END, t, n, ply, "move %.*s after the game ended by %s", (int)n, t,
              term_text[r->main_end]);
       L->dead = 1;
       return;
     }
     /* Repetition and move-count endings are recent rules (fivefold and 75 moves: FIDE 2014):
-     * older games rightly played on.  Say so once, and go on. */
+     * older games rightly played on.  So do games on servers that recognise a dead position
+     * only by material, past one that must be reached by force (a queen that must be taken).
+     * Say so once, and go on. */
     if (!r->main_end_passed)
       warn(r, ARB_PGN_AFTER_END, t, n, ply,
            "move %.*s played after the game was drawn by %s under the %s rules", (int)n, t,

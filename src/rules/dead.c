@@ -1,35 +1,44 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * dead.c: proving that a side can never checkmate when the pawn structure is locked.
+ * dead.c: the set of positions reachable from a board, enumerated exactly (reach.h), and the
+ * proofs built on it that a side can never checkmate.
  *
- * When every pawn on the board is blocked head-on by another pawn, the positions reachable from
- * the board are often few: only kings and pieces walk, behind their walls.  Then we enumerate
- * every position reachable by any sequence of legal moves (both sides cooperating) and look for
- * a checkmate.  None in the whole closed set proves the side can never mate (FIDE 5.2.2, 6.9);
- * a mate found, a capture or pawn move anywhere in the set (the structure could open: we stop
- * at once rather than explore an open position), or a set larger than the bound proves nothing
- * and we say so — "not proven", never "winnable".  Positions are compared exactly (placement, side
- * to move, castling rights, en passant), never by hash alone, so a key collision cannot hide a
- * mate.
+ * Locked walls: when every pawn on the board is blocked head-on by another pawn, the positions
+ * reachable from the board are often few: only kings and pieces walk, behind their walls.  Then
+ * we enumerate every position reachable by any sequence of legal moves (both sides cooperating)
+ * and look for a checkmate; a capture or pawn move anywhere (the structure could open) ends it
+ * as "not proven".
+ *
+ * The open enumeration (winnable.c's proof "search") follows every move, captures and pawn moves
+ * too, and stops at positions proven by material: a forced line (one legal move, or every move
+ * into insufficient material) costs a node or two, and a closed position with a few men loose is
+ * enumerated whole.
+ *
+ * Either way: none in the whole closed set proves the side can never mate (FIDE 5.2.2, 6.9); a
+ * mate found, or a set larger than the bound, proves nothing and we say so — "not proven", never
+ * "winnable".  Positions are compared exactly (placement, side to move, castling rights, en
+ * passant), never by hash alone, so a key collision cannot hide a mate.
  *
  * Memory: this is the one place in the rules layer that allocates — a table for the enumeration
- * that grows by doubling up to a bound (about 32 MB), freed before returning; when memory runs out
- * the answer is "not proven".  The material test (status.c) runs first and costs nothing.
+ * that grows by doubling up to a bound, freed before returning; when memory runs out the answer
+ * is "not proven".  The material test (status.c) runs first and costs nothing.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "arbiter/status.h"
 #include "board/board_internal.h"
+#include "rules/reach.h"
 
 #define CLOSURE_MAX 262144u /* positions (a power of two): H11 of the catalogue needs 152 352 */
 
-typedef struct packed {
+struct arb__reach_item {
   uint64_t key;
   arb_bitboard castling;
   uint8_t board[32]; /* two squares a byte */
   uint8_t turn, ep;
-} packed;
+};
+typedef arb__reach_item packed;
 
 static void pack(const arb_position *p, packed *out) {
   out->key = p->key;
@@ -58,139 +67,188 @@ static int same(const packed *a, const packed *b) {
          memcmp(a->board, b->board, sizeof a->board) == 0;
 }
 
-/* 1 when every pawn is blocked head-on by a pawn (of either colour), and there is a pawn. */
-static int pawns_locked(const arb_position *p) {
+/* Grows the set (items and index) by doubling, up to r->max: 1 done, 0 full or out of memory. */
+static int grow(arb__reach *r) {
+  size_t cap = r->cap ? r->cap * 2 : 64;
+  if (cap > r->max) cap = r->max;
+  if (cap <= r->cap) return 0;
+  size_t slots = 4;
+  while (slots < cap * 2)
+    slots *= 2;
+  packed *items = realloc(r->items, cap * sizeof *items);
+  if (!items) return 0;
+  r->items = items;
+  uint32_t *index = calloc(slots, sizeof *index);
+  if (!index) return 0;
+  for (size_t k = 0; k < r->count; k++) {
+    size_t slot = r->items[k].key & (slots - 1);
+    while (index[slot])
+      slot = (slot + 1) & (slots - 1);
+    index[slot] = (uint32_t)(k + 1);
+  }
+  free(r->index);
+  r->index = index;
+  r->cap = cap;
+  r->slots = slots;
+  return 1;
+}
+
+/* Adds c unless present: 1 added, 0 present, -1 full or out of memory. */
+static int add(arb__reach *r, const packed *c) {
+  size_t slot = c->key & (r->slots - 1);
+  while (r->index[slot]) {
+    if (same(&r->items[r->index[slot] - 1], c)) return 0;
+    slot = (slot + 1) & (r->slots - 1);
+  }
+  if (r->count == r->cap) {
+    if (!grow(r)) return -1;
+    return add(r, c);
+  }
+  r->items[r->count] = *c;
+  r->index[slot] = (uint32_t)++r->count;
+  return 1;
+}
+
+/* Pushes item number k on the stack of positions to expand: 1, or 0 out of memory. */
+static int push(arb__reach *r, size_t k) {
+  if (r->top == r->stack_cap) {
+    size_t cap = r->stack_cap ? 2 * r->stack_cap : 64;
+    uint32_t *ns = realloc(r->stack, cap * sizeof *ns);
+    if (!ns) return 0;
+    r->stack = ns;
+    r->stack_cap = cap;
+  }
+  r->stack[r->top++] = (uint32_t)k;
+  return 1;
+}
+
+/* 1 if `side` is proven unable to mate p by a static test: material, or fixed pawns (walls.c). */
+static int static_proof(const arb_position *p, int side) {
+  return arb_cannot_mate_by_material(p, (arb_color)side) || arb__never_mates(p, side);
+}
+
+/* A position nothing behind which can mate: the side asked about (loser -1: each side) is
+ * proven unable to by a static test. */
+static int leaf(const arb_position *p, int loser) {
+  if (loser >= 0) return static_proof(p, loser ^ 1);
+  return static_proof(p, ARB_WHITE) && static_proof(p, ARB_BLACK);
+}
+
+void arb__reach_init(arb__reach *r, const arb_position *start, int loser, int open,
+                     size_t max_positions) {
+  memset(r, 0, sizeof *r);
+  r->loser = loser;
+  r->open = open;
+  r->start = *start;
+  r->max = max_positions < 64 ? 64 : max_positions;
+}
+
+arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget) {
+  if (!r->cap && r->state == ARB_REACH_GOING) { /* the first run: allocate only now */
+    packed first;
+    pack(&r->start, &first);
+    if (!grow(r) || add(r, &first) < 0 || !push(r, 0)) r->state = ARB_REACH_GAVE_UP;
+  }
+  while (r->state == ARB_REACH_GOING) {
+    if (r->top == 0) {
+      r->state = ARB_REACH_NO_MATE;
+      break;
+    }
+    if (r->nodes >= budget) break;
+    /* Depth first: in an open position a capture or a mate turns up within a few plies; a
+     * closed one is enumerated whole in any order. */
+    arb_position p;
+    unpack(&r->items[r->stack[--r->top]], &p);
+    p.chess960 = r->start.chess960;
+    arb_move moves[ARB_MAX_MOVES];
+    int n = arb_generate_legal(&p, moves);
+    if (n == 0) {
+      if (arb_in_check(&p) && (r->loser < 0 || r->loser == p.turn)) r->state = ARB_REACH_MATE;
+      continue;
+    }
+    for (int i = 0; i < n && r->state == ARB_REACH_GOING; i++) {
+      arb_square from = ARB_MOVE_FROM(moves[i]), to = ARB_MOVE_TO(moves[i]);
+      int opens = ARB_PIECE_TYPE(p.board[from]) == ARB_PAWN ||
+                  (p.board[to] && ARB_MOVE_KIND(moves[i]) != ARB_MOVE_CASTLING);
+      if (opens && !r->open) {
+        r->state = ARB_REACH_GAVE_UP; /* the walls can open: out of this method's reach */
+        break;
+      }
+      arb_position child = p;
+      arb_undo u;
+      arb_make_move(&child, moves[i], &u);
+      r->nodes++;
+      /* Only a capture changes the material; then the child may be proven where it stands. */
+      if (opens && r->open && leaf(&child, r->loser)) continue;
+      packed c;
+      pack(&child, &c);
+      int added = add(r, &c);
+      if (added < 0 || (added && !push(r, r->count - 1))) r->state = ARB_REACH_GAVE_UP;
+    }
+  }
+  return r->state;
+}
+
+void arb__reach_free(arb__reach *r) {
+  free(r->stack);
+  free(r->items);
+  free(r->index);
+  memset(r, 0, sizeof *r);
+}
+
+int arb__pawns_locked(const arb_position *p) {
   arb_bitboard pawns = p->by_type[ARB_PAWN];
   if (!pawns) return 0;
   arb_bitboard white = pawns & p->by_color[ARB_WHITE], black = pawns & p->by_color[ARB_BLACK];
   return (arb__north(white) & ~pawns) == 0 && (arb__south(black) & ~pawns) == 0;
 }
 
-enum { CLOSED_NO_MATE = 1, CLOSED_MATE = 0, CLOSED_UNKNOWN = -1 };
-
-/* The set of positions seen: a dense array and an open-addressing index over it (0 = empty,
- * else position number + 1), both grown by doubling so that the usual early answers cost little. */
-typedef struct seen_set {
-  packed *items;
-  uint32_t *index;
-  size_t count, cap, slots;
-} seen_set;
-
-static int grow(seen_set *s) {
-  size_t cap = s->cap ? s->cap * 2 : 1024;
-  if (cap > CLOSURE_MAX) cap = CLOSURE_MAX;
-  size_t slots = cap * 4;
-  packed *items = realloc(s->items, cap * sizeof *items);
-  if (!items) return 0;
-  s->items = items;
-  uint32_t *index = calloc(slots, sizeof *index);
-  if (!index) return 0;
-  for (size_t k = 0; k < s->count; k++) {
-    size_t slot = s->items[k].key & (slots - 1);
-    while (index[slot])
-      slot = (slot + 1) & (slots - 1);
-    index[slot] = (uint32_t)(k + 1);
-  }
-  free(s->index);
-  s->index = index;
-  s->cap = cap;
-  s->slots = slots;
-  return 1;
+int arb__locked_walls_hold(const arb_position *p, int loser) {
+  if (!arb__pawns_locked(p)) return 0;
+  arb__reach r;
+  arb__reach_init(&r, p, loser, 0, CLOSURE_MAX);
+  int proven = arb__reach_run(&r, UINT64_MAX) == ARB_REACH_NO_MATE;
+  arb__reach_free(&r);
+  return proven;
 }
 
-/* Adds c unless present: 1 added, 0 present, -1 full or out of memory. */
-static int add(seen_set *s, const packed *c) {
-  size_t slot = c->key & (s->slots - 1);
-  while (s->index[slot]) {
-    if (same(&s->items[s->index[slot] - 1], c)) return 0;
-    slot = (slot + 1) & (s->slots - 1);
-  }
-  if (s->count == s->cap) {
-    if (s->cap == CLOSURE_MAX || !grow(s)) return -1;
-    return add(s, c);
-  }
-  s->items[s->count] = *c;
-  s->index[slot] = (uint32_t)++s->count;
-  return 1;
-}
+/* The open enumeration for arb_is_dead_position: only on sparse boards where the side to move,
+ * in check or with nothing but king and pawns, has few moves (forced lines into insufficient
+ * material), and a small budget, so that the
+ * question asked after every move of every game stays cheap. */
+#define DEAD_SEARCH_MEN 8   /* at most this many men on the board, kings included */
+#define DEAD_SEARCH_MOVES 4 /* at most this many legal moves for the side to move */
+#define DEAD_SEARCH_NODES 64
 
-/* Enumerates the positions reachable from start; looks for `loser` checkmated (-1: either).
- * Depth first: in an open position a capture turns up within a few plies and ends the search
- * early; a closed one is enumerated whole in any order. */
-static int closure(const arb_position *start, int loser) {
-  seen_set set = {NULL, NULL, 0, 0, 0};
-  int verdict = CLOSED_NO_MATE;
-  packed first;
-  pack(start, &first);
-  if (!grow(&set) || add(&set, &first) < 0) verdict = CLOSED_UNKNOWN;
-  /* the positions still to expand, as numbers in set.items; each is added once, so the stack
-   * never holds more than the set */
-  uint32_t *stack = NULL;
-  size_t top = 0, stack_cap = 0;
-  if (verdict == CLOSED_NO_MATE) {
-    stack = malloc(sizeof *stack);
-    stack_cap = 1;
-    if (stack)
-      stack[top++] = 0;
-    else
-      verdict = CLOSED_UNKNOWN;
-  }
-  while (top > 0 && verdict == CLOSED_NO_MATE) {
-    arb_position p;
-    unpack(&set.items[stack[--top]], &p);
-    arb_move moves[ARB_MAX_MOVES];
-    int n = arb_generate_legal(&p, moves);
-    if (n == 0) {
-      if (arb_in_check(&p) && (loser < 0 || loser == p.turn)) verdict = CLOSED_MATE;
-      continue;
-    }
-    for (int i = 0; i < n && verdict == CLOSED_NO_MATE; i++) {
-      arb_square from = ARB_MOVE_FROM(moves[i]), to = ARB_MOVE_TO(moves[i]);
-      if (ARB_PIECE_TYPE(p.board[from]) == ARB_PAWN ||
-          (p.board[to] && ARB_MOVE_KIND(moves[i]) != ARB_MOVE_CASTLING)) {
-        verdict = CLOSED_UNKNOWN; /* the walls can open: out of this method's reach */
-        break;
-      }
-      arb_position child = p;
-      arb_undo u;
-      arb_make_move(&child, moves[i], &u);
-      packed c;
-      pack(&child, &c);
-      int added = add(&set, &c);
-      if (added < 0) {
-        verdict = CLOSED_UNKNOWN;
-      } else if (added) {
-        if (top == stack_cap) {
-          uint32_t *ns = realloc(stack, 2 * stack_cap * sizeof *ns);
-          if (!ns) {
-            verdict = CLOSED_UNKNOWN;
-            break;
-          }
-          stack = ns;
-          stack_cap *= 2;
-        }
-        stack[top++] = (uint32_t)(set.count - 1);
-      }
-    }
-  }
-  free(stack);
-  free(set.items);
-  free(set.index);
-  return verdict;
+static int forced_into_dead(const arb_position *p) {
+  if (arb__popcount(p->by_type[0]) > DEAD_SEARCH_MEN) return 0;
+  /* Forced lines start with a check, or with a side that has only its king and pawns. */
+  const arb_bitboard men = p->by_color[p->turn];
+  if (!arb_in_check(p) && (men & ~p->by_type[ARB_KING] & ~p->by_type[ARB_PAWN])) return 0;
+  arb_move moves[ARB_MAX_MOVES];
+  if (arb_generate_legal(p, moves) > DEAD_SEARCH_MOVES) return 0;
+  arb__reach r;
+  arb__reach_init(&r, p, -1, 1, DEAD_SEARCH_NODES);
+  int proven = arb__reach_run(&r, DEAD_SEARCH_NODES) == ARB_REACH_NO_MATE;
+  arb__reach_free(&r);
+  return proven;
 }
 
 int arb_cannot_mate(const arb_position *pos, arb_color side) {
-  if (arb_cannot_mate_by_material(pos, side)) return 1;
-  return pawns_locked(pos) && closure(pos, side ^ 1) == CLOSED_NO_MATE;
+  arb_winnability w;
+  return arb_winnability_of(pos, side, 0, &w) == ARB_WIN_UNWINNABLE;
 }
 
 int arb_is_dead_position(const arb_position *pos) {
   /* With a pawn on the board neither material test can hold (a side with a pawn can mate by
-   * material, and it is not insufficient material): only a locked wall can make it dead.  The
-   * common case, asked after every move of every game, stops here. */
-  if (pos->by_type[ARB_PAWN]) return pawns_locked(pos) && closure(pos, -1) == CLOSED_NO_MATE;
+   * material, and it is not insufficient material): only a locked wall, or a forced line, can
+   * make it dead.  The common case, asked after every move of every game, stops at the
+   * counts of forced_into_dead. */
+  if (pos->by_type[ARB_PAWN])
+    return (arb__pawns_locked(pos) && (leaf(pos, -1) || arb__locked_walls_hold(pos, -1))) ||
+           forced_into_dead(pos);
   if (arb_is_insufficient_material(pos) ||
       (arb_cannot_mate_by_material(pos, ARB_WHITE) && arb_cannot_mate_by_material(pos, ARB_BLACK)))
     return 1;
-  return pawns_locked(pos) && closure(pos, -1) == CLOSED_NO_MATE;
+  return forced_into_dead(pos);
 }

@@ -34,8 +34,18 @@
 
 #include "arbiter/status.h"
 #include "board/board_internal.h"
+#include "rules/reach.h"
 
-#define TT_SIZE (1u << 17) /* remembered failures: (key, depth) found to have no helpmate */
+/* The enumeration's first slice, before any helpmate phase, when the side to move has at most
+ * FORCED_MOVES moves (else the first expansion alone would cost as much as most helpmates) and
+ * may_be_forced says so. */
+#define FORCED_NODES 16
+#define FORCED_MOVES 3
+#ifndef REACH_SHARE
+#define REACH_SHARE 1
+#endif
+#define REACH_MAX (1u << 22) /* positions the enumeration may hold (56 bytes each, and index) */
+#define TT_SIZE (1u << 17)   /* remembered failures: (key, depth) found to have no helpmate */
 
 typedef struct tt_entry {
   uint64_t key;
@@ -728,6 +738,77 @@ static void aim_at_corner(search *s, const arb_position *pos, int rank) {
   }
 }
 
+/* A cheap guess that the side to move has at most FORCED_MOVES moves: it is in check, or it has
+ * nothing but its king and pawns (then the moves are counted). */
+static int may_be_forced(const arb_position *pos) {
+  const arb_bitboard men = pos->by_color[pos->turn];
+  if (!arb_in_check(pos) && (men & ~pos->by_type[ARB_KING] & ~pos->by_type[ARB_PAWN])) return 0;
+  return arb_count_legal(pos) <= FORCED_MOVES;
+}
+
+/* Resumes the enumeration for `more` nodes, within `total` for both searches (the helpmate's
+ * `other` nodes included): 1 when it has proven the side cannot mate. */
+static int enumerated(arb__reach *r, uint64_t more, uint64_t total, uint64_t other) {
+  if (r->state != ARB_REACH_GOING || other + r->nodes >= total)
+    return r->state == ARB_REACH_NO_MATE;
+  uint64_t limit = total - other;
+  arb__reach_run(r, r->nodes + more < limit ? r->nodes + more : limit);
+  return r->state == ARB_REACH_NO_MATE;
+}
+
+/* The helpmate phases of `schedule`, the enumeration resumed after each row; stops at a
+ * helpmate (out filled in) or when the enumeration is complete (its state says which). */
+static void search_phases(search *s, arb__reach *r, const arb_position *pos, uint64_t total,
+                          arb_winnability *out) {
+  const int side = s->winner;
+  /* The mate is the winner's move: only depths of the right parity can end in one. */
+  const int first = pos->turn == side ? 1 : 2;
+  int run = 0; /* phases run, corners counted one by one: the noise's seed */
+  /* The squares of the winner's bishops' colour when bishops of one colour are all it has. */
+  const arb_bitboard mine = pos->by_color[side], bishops = mine & pos->by_type[ARB_BISHOP];
+  arb_bitboard lone_bishops = 0;
+  if (bishops && !(mine & ~bishops & ~pos->by_type[ARB_KING])) {
+    if (!(bishops & ARB_DARK_SQUARES)) lone_bishops = ARB_LIGHT_SQUARES;
+    if (!(bishops & ARB_LIGHT_SQUARES)) lone_bishops = ARB_DARK_SQUARES;
+  }
+  for (size_t row = 0; row < sizeof schedule / sizeof schedule[0]; row++) {
+    const phase *ph = &schedule[row];
+    const int corners = ph->order == CORNER || ph->order == CORNER_NET ? 4 : 1;
+    const uint64_t row_start = s->nodes;
+    /* The last row (the full search) takes what is left: the enumeration half of it first. */
+    if (!ph->budget && enumerated(r, (total - s->nodes - r->nodes) / 2, total, s->nodes)) return;
+    for (int k = 0; k < corners; k++, run++) {
+      s->width = ph->width;
+      s->lds = ph->lds;
+      s->ord = (order)ph->order;
+      s->noise = ph->noise;
+      s->seed = UINT64_C(0x1234567) * (uint64_t)(run + 1);
+      if (corners == 4) aim_at_corner(s, pos, k);
+      /* A lone bishop's net closes only in a corner of its colour. */
+      if (ph->order == CORNER_NET && lone_bishops && !(lone_bishops & ARB_BB(s->corner))) continue;
+      s->budget = total - r->nodes;
+      if (ph->budget && s->nodes + ph->budget < s->budget) s->budget = s->nodes + ph->budget;
+      /* Deepening by depth, or (limited discrepancy) by the number of discrepancies. */
+      for (int step = 0; s->nodes < s->budget; step++) {
+        const int depth = s->lds ? ph->max_depth : first + 2 * step;
+        if (s->lds ? step > ph->max_disc : depth > ph->max_depth) break;
+        s->disc = step;
+        s->mate_len = 0;
+        if (!helpmate(s, pos, depth, 0)) continue;
+        const int len = s->mate_len;
+        if (len <= 0 || !replay_mates(pos, s->line, len, side))
+          break; /* never trust a line unchecked */
+        out->verdict = ARB_WIN_WINNABLE;
+        out->proof = ARB_PROOF_HELPMATE;
+        out->line_len = len;
+        memcpy(out->line, s->line, (size_t)len * sizeof s->line[0]);
+        return;
+      }
+    }
+    if (enumerated(r, REACH_SHARE * (s->nodes - row_start), total, s->nodes)) return;
+  }
+}
+
 arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint64_t budget,
                                    arb_winnability *out) {
   memset(out, 0, sizeof *out);
@@ -744,62 +825,35 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   }
   /* Locked walls next: cheap when they hold (a few thousand positions), and the search below
    * could never finish there. */
-  if (arb_cannot_mate(pos, side)) {
+  if (arb__locked_walls_hold(pos, side ^ 1)) {
     out->verdict = ARB_WIN_UNWINNABLE;
     out->proof = ARB_PROOF_LOCKED_WALLS;
     return out->verdict;
   }
+  if (arb__never_mates(pos, side)) {
+    out->verdict = ARB_WIN_UNWINNABLE;
+    out->proof = ARB_PROOF_FIXED_PAWNS;
+    return out->verdict;
+  }
+  const uint64_t total = budget ? budget : ARB_WIN_DEFAULT_BUDGET;
+  /* The exhaustive enumeration (reach.h) runs beside the helpmate phases, resumed after each row
+   * with as many nodes as that row used: forced lines first, for almost nothing. */
+  arb__reach r;
+  arb__reach_init(&r, pos, side ^ 1, 1, total < REACH_MAX ? (size_t)total : REACH_MAX);
   search s;
   memset(&s, 0, sizeof s); /* no table yet (s.tt): 2 MB, allocated once a search runs long */
   s.winner = side;
-  s.budget = budget ? budget : 500000;
-  /* The mate is the winner's move: only depths of the right parity can end in one. */
-  const int first = pos->turn == side ? 1 : 2;
-  int run = 0; /* phases run, corners counted one by one: the noise's seed */
-  /* The squares of the winner's bishops' colour when bishops of one colour are all it has. */
-  const arb_bitboard mine = pos->by_color[side], bishops = mine & pos->by_type[ARB_BISHOP];
-  arb_bitboard lone_bishops = 0;
-  if (bishops && !(mine & ~bishops & ~pos->by_type[ARB_KING])) {
-    if (!(bishops & ARB_DARK_SQUARES)) lone_bishops = ARB_LIGHT_SQUARES;
-    if (!(bishops & ARB_LIGHT_SQUARES)) lone_bishops = ARB_DARK_SQUARES;
+  if (!may_be_forced(pos) || !enumerated(&r, FORCED_NODES, total, 0)) {
+    search_phases(&s, &r, pos, total, out);
+    if (out->verdict == ARB_WIN_UNKNOWN) enumerated(&r, total, total, s.nodes);
   }
-  for (size_t row = 0; row < sizeof schedule / sizeof schedule[0]; row++) {
-    const phase *ph = &schedule[row];
-    const int corners = ph->order == CORNER || ph->order == CORNER_NET ? 4 : 1;
-    for (int k = 0; k < corners; k++, run++) {
-      s.width = ph->width;
-      s.lds = ph->lds;
-      s.ord = (order)ph->order;
-      s.noise = ph->noise;
-      s.seed = UINT64_C(0x1234567) * (uint64_t)(run + 1);
-      if (corners == 4) aim_at_corner(&s, pos, k);
-      /* A lone bishop's net closes only in a corner of its colour. */
-      if (ph->order == CORNER_NET && lone_bishops && !(lone_bishops & ARB_BB(s.corner))) continue;
-      const uint64_t full_budget = s.budget;
-      if (ph->budget && s.nodes + ph->budget < s.budget) s.budget = s.nodes + ph->budget;
-      /* Deepening by depth, or (limited discrepancy) by the number of discrepancies. */
-      for (int step = 0; s.nodes < s.budget; step++) {
-        const int depth = s.lds ? ph->max_depth : first + 2 * step;
-        if (s.lds ? step > ph->max_disc : depth > ph->max_depth) break;
-        s.disc = step;
-        s.mate_len = 0;
-        if (!helpmate(&s, pos, depth, 0)) continue;
-        const int len = s.mate_len;
-        if (len <= 0 || !replay_mates(pos, s.line, len, side))
-          break; /* never trust a line unchecked */
-        out->verdict = ARB_WIN_WINNABLE;
-        out->proof = ARB_PROOF_HELPMATE;
-        out->line_len = len;
-        memcpy(out->line, s.line, (size_t)len * sizeof s.line[0]);
-        out->nodes = s.nodes;
-        free(s.tt);
-        return out->verdict;
-      }
-      s.budget = full_budget;
-    }
+  if (r.state == ARB_REACH_NO_MATE) {
+    out->verdict = ARB_WIN_UNWINNABLE;
+    out->proof = ARB_PROOF_SEARCH;
   }
-  out->nodes = s.nodes;
+  out->nodes = s.nodes + r.nodes;
   free(s.tt);
+  arb__reach_free(&r);
   return out->verdict;
 }
 
@@ -817,6 +871,8 @@ const char *arb_win_proof_name(arb_win_proof p) {
   case ARB_PROOF_MATERIAL: return "material";
   case ARB_PROOF_LOCKED_WALLS: return "locked_walls";
   case ARB_PROOF_GAME_OVER: return "game_over";
+  case ARB_PROOF_FIXED_PAWNS: return "fixed_pawns";
+  case ARB_PROOF_SEARCH: return "search";
   default: return "";
   }
 }

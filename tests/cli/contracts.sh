@@ -141,6 +141,18 @@ check "dead answers 3 lines" test "$(wc -l <"$T/dead")" -eq 3
 check "dead 1: locked walls" sh -c "sed -n 1p '$T/dead' | grep -q '\"dead\":true.*locked_walls'"
 check "dead 2: error with its line" sh -c "sed -n 2p '$T/dead' | grep -q '\"line\":4,\"error\"'"
 check "dead 3: a lone king cannot mate" sh -c "sed -n 3p '$T/dead' | grep -q '\"black\":{\"verdict\":\"unwinnable\",\"proof\":\"material\"'"
+# dead --accept: a position that cannot arise (Black in check, White to move) is refused with
+# its problems, analysed and marked when accepted; a forced line is proven by search.
+printf '%s\n' 'k7/8/8/8/8/8/8/R3K3 w - - 0 1' '8/8/8/8/8/8/1Q2K3/1k6 b - - 0 81' >"$T/composed"
+"$A" dead --budget 2000 <"$T/composed" >"$T/dead"
+check "dead refuses a composed position" sh -c "sed -n 1p '$T/dead' | grep -q '\"error\".*\"problem\":\"opponent_in_check\"'"
+check "dead 2: a queen that must be taken, proof search" sh -c "sed -n 2p '$T/dead' | grep -q '\"dead\":true,\"white\":{\"verdict\":\"unwinnable\",\"proof\":\"search\"'"
+"$A" dead --budget 2000 --accept all <"$T/composed" >"$T/dead"
+check "dead --accept all analyses and marks it" sh -c "sed -n 1p '$T/dead' | grep -q '\"problems\":\[{\"problem\":\"opponent_in_check\".*\"white\":{\"verdict\":\"winnable\"'"
+"$A" dead --accept opponent_in_check,too_much_material <"$T/composed" >/dev/null
+check "dead --accept with problem names" test $? -eq 0
+"$A" dead --accept nonsense </dev/null >/dev/null 2>&1
+check "dead bad --accept exits 2" test $? -eq 2
 "$A" dead --help | grep -q "usage: arbiter dead"
 check "dead --help" test $? -eq 0
 

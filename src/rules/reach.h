@@ -1,0 +1,69 @@
+/* Arbiter — MIT licence, see LICENSE.
+ *
+ * reach.h (internal): the set of positions reachable from a start by any sequence of legal
+ * moves, both sides cooperating, enumerated depth first and exactly (dead.c).  Two modes:
+ * - locked (arb__reach_init with open = 0): a capture or pawn move anywhere ends the enumeration
+ *   as REACH_GAVE_UP — the locked-wall proof, positions behind the walls only;
+ * - open: every move is followed, except into a position where the side asked about cannot mate
+ *   by material (status.c), which is a leaf (it is proven: nothing behind it can mate).
+ * When the whole set is enumerated and none of it is a mate of the loser, the side can never
+ * mate (FIDE 5.2.2, 6.9).  The enumeration can be resumed with a larger budget, so a caller can
+ * interleave it with other searches.  Positions are compared whole (placement, side to move,
+ * castling rights, en passant), never by hash alone: there are no false transpositions, and no
+ * depth, so nothing is reused beyond what it proved.
+ *
+ * Memory: the set and its stack (malloc), freed by arb__reach_free; out of memory or past
+ * max_positions the answer is REACH_GAVE_UP.
+ */
+#ifndef ARB_RULES_REACH_H
+#define ARB_RULES_REACH_H
+
+#include <stddef.h>
+
+#include "arbiter/status.h"
+
+typedef enum arb__reach_state {
+  ARB_REACH_GOING = 0, /* more positions to expand: run again with a larger budget */
+  ARB_REACH_NO_MATE,   /* enumerated whole: no mate of the loser anywhere (a proof) */
+  ARB_REACH_MATE,      /* a mate of the loser is reachable */
+  ARB_REACH_GAVE_UP    /* locked mode: the walls can open; or memory or max_positions ran out */
+} arb__reach_state;
+
+typedef struct arb__reach_item arb__reach_item;
+
+typedef struct arb__reach {
+  arb__reach_item *items; /* the positions seen, in order of discovery */
+  uint32_t *index;        /* open addressing over items: 0 empty, else item number + 1 */
+  size_t count, cap, slots, max;
+  uint32_t *stack; /* item numbers still to expand */
+  size_t top, stack_cap;
+  int loser;          /* the side that must be mated, or -1: either (a dead position) */
+  int open;           /* 1: follow captures and pawn moves (see above) */
+  arb_position start; /* allocation waits for the first run */
+  arb__reach_state state;
+  uint64_t nodes; /* positions made (moves played), pruned ones included */
+} arb__reach;
+
+/* Starts the enumeration from start (which the caller has found not proven by material).
+ * loser: ARB_WHITE, ARB_BLACK or -1.  max_positions: bound on the set's size. */
+void arb__reach_init(arb__reach *r, const arb_position *start, int loser, int open,
+                     size_t max_positions);
+
+/* Expands positions until the state is final or r->nodes reaches `budget` (an absolute count;
+ * one expansion may pass it by at most ARB_MAX_MOVES).  Returns r->state. */
+arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget);
+
+void arb__reach_free(arb__reach *r);
+
+/* 1 when every pawn is blocked head-on by a pawn and there is a pawn, and the locked-wall
+ * enumeration finds no mate of `loser` (-1: either side) behind the walls. */
+int arb__locked_walls_hold(const arb_position *p, int loser);
+
+/* 1 when every pawn is blocked head-on by a pawn (of either colour), and there is a pawn. */
+int arb__pawns_locked(const arb_position *p);
+
+/* 1 if `winner` can never mate (walls.c: pawns that can never move, and no square behind them
+ * where the other king could be mated).  Microseconds; 0 means "not proven". */
+int arb__never_mates(const arb_position *p, int winner);
+
+#endif
