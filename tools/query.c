@@ -349,7 +349,7 @@ static json_t *apply_edit(arb_position *pos, json_t *edit, uint32_t accept, long
   if (st == ARB_OK) return NULL;
   json_t *e = error_object(arb_status_name(st), rep.message, line_number);
   json_object_set_new(e, "field", json_string("edit"));
-  json_object_set_new(e, "problems", problems_array(rep.problems));
+  json_object_set_new(e, "problems", arb_query_problems(rep.problems));
   return e;
 }
 
@@ -454,7 +454,7 @@ char *arb_query_answer(const char *line, size_t len, long line_number) {
       json_object_set_new(err, "column", json_integer(eerr.column + 1));
       if (eerr.op_index >= 0) json_object_set_new(err, "op_index", json_integer(eerr.op_index));
       if (st == ARB_ERR_FEN_INVALID)
-        json_object_set_new(err, "problems", problems_array(eerr.fen.problems));
+        json_object_set_new(err, "problems", arb_query_problems(eerr.fen.problems));
       goto done;
     }
     pos = epd.position;
