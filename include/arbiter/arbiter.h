@@ -8,6 +8,7 @@
  *   game.h     a game: history, repetitions, endings, offers, claims, rule sets
  *   clock.h    time controls, the clock, flag-fall verdicts, PGN clock comments
  *   pgn.h      PGN: streaming reader with full replay, export-format writer
+ *   tree.h     PGN: a game as an editable tree of moves; comment commands (%clk, %eval, ...)
  *   referee.h  procedure: a timed game driven by events, decisions, deadlines, its record
  *   otb.h      procedure over the board: touch-move, completed illegal moves, e-boards
  */
@@ -23,5 +24,6 @@
 #include "arbiter/position.h"
 #include "arbiter/referee.h"
 #include "arbiter/status.h"
+#include "arbiter/tree.h"
 
 #endif
