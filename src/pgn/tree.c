@@ -58,8 +58,18 @@ static void texts_clear(text_list *l) {
   l->n = 0;
 }
 
+/* Adds a copy of s[0, n) without the '}' that a PGN comment cannot hold (8.2.5), so that the
+ * tree holds what it writes. */
 static arb_status texts_add(text_list *l, const char *s, size_t n) {
   char *p = dup_n(s, n);
+  if (p && memchr(p, '}', n)) { /* (and the blanks it leaves folded, as the writer does) */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+      if (p[i] != '}' && !(p[i] == ' ' && (k == 0 || p[k - 1] == ' '))) p[k++] = p[i];
+    while (k && p[k - 1] == ' ')
+      k--;
+    p[k] = '\0';
+  }
   char **v = p ? realloc(l->v, (size_t)(l->n + 1) * sizeof *v) : NULL;
   if (!v) {
     free(p);
