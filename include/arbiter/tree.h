@@ -131,7 +131,9 @@ ARB_API arb_tree_node *arb_tree_node_walk(const arb_tree_node *node);
 
 /* ---- Annotations ---- */
 
-/* Comments on one side of a node, in order (texts NUL-terminated, *len may be NULL). */
+/* Comments on one side of a node, in order (texts NUL-terminated, *len may be NULL).  PGN keeps
+ * a comment before a move apart only at the start of a variation: elsewhere it reads back as the
+ * previous move's comment after (at the root, as the root's). */
 ARB_API int arb_tree_node_comment_count(const arb_tree_node *node, arb_tree_side side);
 ARB_API const char *arb_tree_node_comment(const arb_tree_node *node, arb_tree_side side, int i,
                                           size_t *len);

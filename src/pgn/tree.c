@@ -507,11 +507,26 @@ static arb_status write_node(arb_pgn_writer *w, const arb_tree_node *n) {
     }
     if (k == 0) cmd = NULL;
   }
+  /* The commands go at the end of the last comment, as lichess writes them — unless a text
+   * holds a command itself (one that was repeated): then first, so that they read back as the
+   * node's; and on their own when that comment is empty (an empty comment reads back as one). */
   const text_list *after = &n->comments[1];
+  int front = 0, alone = !after->n || !after->v[after->n - 1][0];
+  for (int i = 0; i < after->n && cmd && !front; i++) {
+    arb_pgn_commands probe;
+    arb_pgn_commands_clear(&probe);
+    size_t rl, len = strlen(after->v[i]);
+    arb_pgn_commands_read(after->v[i], len, &probe, NULL, 0, &rl);
+    front = rl != len;
+  }
+  if (cmd && (front || alone)) {
+    if ((s2 = write_comment(w, NULL, cmd)) != ARB_OK && !st) st = s2;
+    if (cmd != small) free(cmd);
+    cmd = NULL;
+  }
   for (int i = 0; i < after->n; i++)
     if ((s2 = write_comment(w, after->v[i], i + 1 == after->n ? cmd : NULL)) != ARB_OK && !st)
       st = s2;
-  if (!after->n && cmd && (s2 = write_comment(w, NULL, cmd)) != ARB_OK && !st) st = s2;
   if (cmd && cmd != small) free(cmd);
   return st;
 }
@@ -608,6 +623,11 @@ static int bld_move(void *ctx, const arb_pgn_move *m) {
   arb_tree_builder *b = ctx;
   frame *f = live(b, m->depth);
   if (!f) return 0;
+  /* After an "[%illegal ...]" comment the reader plays on from the position it gives: the
+   * position that stood is the line's. */
+  if (f->cur->pos.key != m->before->key ||
+      memcmp(f->cur->pos.board, m->before->board, sizeof m->before->board) != 0)
+    f->cur->pos = *m->before;
   arb_tree_node *n = append_child(b->tree, f->cur, m->move, m->after);
   if (!n) return 1;
   n->comments[0] = f->pending;
