@@ -8,9 +8,10 @@
  * by the argument.  Properties after every edit: the walk visits arb_tree_node_count nodes;
  * every node's move is legal in its parent's position and gives its position, its ply is its
  * parent's plus one.  Then, for a game read without errors, the tree is written and read back:
- * no error, and the same moves in the same places, the same NAGs and comment commands, and the
- * same comment texts (as a multiset: PGN keeps a comment before a move apart only at the start
- * of a variation).
+ * no error, and the same moves in the same places and the same NAGs; the same comment texts and
+ * commands as multisets (PGN keeps a comment before a move apart only at the start of a
+ * variation, and a command left in a comment's text may become its node's), and when no text
+ * holds a command, each node's commands.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -79,9 +80,11 @@ static void edit(arb_tree *t, uint8_t op, uint8_t arg, arb_tree_node **v) {
     FUZZ_CHECK(arb_tree_promote_to_main(x) == ARB_OK);
     FUZZ_CHECK(arb_tree_node_is_mainline(x));
     break;
-  case 4:
-    FUZZ_CHECK(arb_tree_delete(t, x) == (arb_tree_node_parent(x) ? ARB_OK : ARB_ERR_ARGUMENT));
+  case 4: {
+    arb_status want = arb_tree_node_parent(x) ? ARB_OK : ARB_ERR_ARGUMENT; /* (x is freed) */
+    FUZZ_CHECK(arb_tree_delete(t, x) == want);
     break;
+  }
   case 5: {
     if (starts_illegal(x)) break; /* (the comment says where play went on: kept) */
     const char *w = words[arg & 3];
@@ -120,31 +123,98 @@ static void edit(arb_tree *t, uint8_t op, uint8_t arg, arb_tree_node **v) {
 }
 
 static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
+  return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The comment texts of a tree, sorted (n set to their number; caller frees the array). */
-static const char **texts_of(arb_tree *t, int *n) {
-  int k = 0, cap = 64;
-  const char **v = malloc((size_t)cap * sizeof *v);
-  FUZZ_CHECK(v != NULL);
-  for (arb_tree_node *x = arb_tree_root(t); x; x = arb_tree_node_walk(x))
+typedef struct strs {
+  char **v;
+  int n, cap;
+} strs;
+
+static void push(strs *l, const char *s, size_t n) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 64;
+    l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
+    FUZZ_CHECK(l->v != NULL);
+  }
+  char *p = malloc(n + 1);
+  FUZZ_CHECK(p != NULL);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  l->v[l->n++] = p;
+}
+
+/* Each command of c as one string. */
+static void push_commands(strs *l, const arb_pgn_commands *c) {
+  arb_pgn_commands one;
+  char buf[64];
+  for (int k = 0; k < 3 + c->nshapes; k++) {
+    arb_pgn_commands_clear(&one);
+    if (k == 0) one.clk_ms = c->clk_ms;
+    if (k == 1) one.emt_ms = c->emt_ms;
+    if (k == 2 && c->has_eval)
+      one.has_eval = 1, one.eval_mate = c->eval_mate, one.eval = c->eval,
+      one.eval_depth = c->eval_depth;
+    if (k >= 3) one.nshapes = 1, one.shapes[0] = c->shapes[k - 3];
+    int n = arb_pgn_commands_write(&one, buf, sizeof buf);
+    if (n > 0 && n < (int)sizeof buf) push(l, buf, (size_t)n);
+  }
+}
+
+/* What a tree says, wherever it stands: every command (a node's, or one left in a comment's
+ * text: read out of it until none is left) and every text without its commands, sorted. */
+static void summary(arb_tree *t, strs *texts, strs *cmds, int *has_command_text) {
+  for (arb_tree_node *x = arb_tree_root(t); x; x = arb_tree_node_walk(x)) {
+    push_commands(cmds, arb_tree_node_commands(x));
     for (int s = 0; s < 2; s++)
       for (int i = 0; i < arb_tree_node_comment_count(x, (arb_tree_side)s); i++) {
-        if (k == cap) {
-          cap *= 2;
-          v = realloc(v, (size_t)cap * sizeof *v);
-          FUZZ_CHECK(v != NULL);
+        size_t len;
+        const char *c = arb_tree_node_comment(x, (arb_tree_side)s, i, &len);
+        if (strstr(c, "[%")) *has_command_text = 1;
+        char *a = malloc(len + 1), *b = malloc(len + 1);
+        FUZZ_CHECK(a && b);
+        memcpy(a, c, len + 1);
+        size_t n = len, m;
+        for (;;) {
+          arb_pgn_commands k;
+          arb_pgn_commands_clear(&k);
+          arb_pgn_commands_read(a, n, &k, b, n + 1, &m);
+          push_commands(cmds, &k);
+          char *tmp = a;
+          a = b, b = tmp;
+          if (m == n) break;
+          n = m;
         }
-        v[k++] = arb_tree_node_comment(x, (arb_tree_side)s, i, NULL);
+        if (n || len == 0) push(texts, a, n);
+        free(a);
+        free(b);
       }
-  qsort(v, (size_t)k, sizeof *v, cmp_str);
-  *n = k;
-  return v;
+  }
+  if (texts->n) qsort(texts->v, (size_t)texts->n, sizeof *texts->v, cmp_str);
+  if (cmds->n) qsort(cmds->v, (size_t)cmds->n, sizeof *cmds->v, cmp_str);
+}
+
+static void same_strs(const strs *a, const strs *b) {
+  FUZZ_CHECK(a->n == b->n);
+  for (int i = 0; i < a->n; i++)
+    FUZZ_CHECK_CTX(strcmp(a->v[i], b->v[i]) == 0, a->v[i]);
+}
+
+static void free_strs(strs *l) {
+  for (int i = 0; i < l->n; i++)
+    free(l->v[i]);
+  free(l->v);
 }
 
 static void check_same(arb_tree *a, arb_tree *b) {
   FUZZ_CHECK(arb_tree_node_count(a) == arb_tree_node_count(b));
+  strs ta = {0}, tb = {0}, ca = {0}, cb = {0};
+  int loose = 0;
+  summary(a, &ta, &ca, &loose);
+  summary(b, &tb, &cb, &loose);
+  same_strs(&ta, &tb);
+  same_strs(&ca, &cb);
+  free_strs(&ta), free_strs(&tb), free_strs(&ca), free_strs(&cb);
   arb_tree_node *x = arb_tree_root(a), *y = arb_tree_root(b);
   for (; x && y; x = arb_tree_node_walk(x), y = arb_tree_node_walk(y)) {
     FUZZ_CHECK(arb_tree_node_move(x) == arb_tree_node_move(y));
@@ -152,6 +222,7 @@ static void check_same(arb_tree *a, arb_tree *b) {
     FUZZ_CHECK(arb_tree_node_nag_count(x) == arb_tree_node_nag_count(y));
     for (int i = 0; i < arb_tree_node_nag_count(x); i++)
       FUZZ_CHECK(arb_tree_node_nag(x, i) == arb_tree_node_nag(y, i));
+    if (loose) continue; /* a command left in a text may become its node's when read back */
     const arb_pgn_commands *c = arb_tree_node_commands(x), *d = arb_tree_node_commands(y);
     FUZZ_CHECK(c->clk_ms == d->clk_ms && c->emt_ms == d->emt_ms && c->has_eval == d->has_eval);
     if (c->has_eval)
@@ -160,13 +231,6 @@ static void check_same(arb_tree *a, arb_tree *b) {
     FUZZ_CHECK(c->nshapes == d->nshapes);
   }
   FUZZ_CHECK(!x && !y);
-  int na, nb;
-  const char **ta = texts_of(a, &na), **tb = texts_of(b, &nb);
-  FUZZ_CHECK(na == nb);
-  for (int i = 0; i < na; i++)
-    FUZZ_CHECK(strcmp(ta[i], tb[i]) == 0);
-  free(ta);
-  free(tb);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

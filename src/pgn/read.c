@@ -742,19 +742,15 @@ static void illegal_comment(arb_pgn_reader *r, const char *s, size_t len, const 
 }
 
 static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
-  size_t b = 0;
-  while (b < n && (t[b] == ' ' || t[b] == '\n' || t[b] == '\r' || t[b] == '\t'))
-    b++;
-  if (r->state == ST_MOVES && r->depth == 0 && !(r->opt.flags & ARB_PGN_NO_REPLAY) && n - b > 10 &&
-      !memcmp(t + b, "[%illegal ", 10)) {
-    size_t l2;
-    const char *s2 = as_text(r, t + b, n - b, 1, &l2);
-    illegal_comment(r, s2, l2, t, n);
-  }
-  if (!r->v.comment || r->user_skip || r->state == ST_BETWEEN) return;
+  int replay = r->state == ST_MOVES && r->depth == 0 && !(r->opt.flags & ARB_PGN_NO_REPLAY);
+  int visit = r->v.comment && !r->user_skip && r->state != ST_BETWEEN;
+  if (!replay && !visit) return;
+  /* The text as the visitor sees it (blanks and control characters folded): an "[%illegal"
+   * command is recognised in it, so that a comment written back reads the same. */
   size_t len;
   const char *s = as_text(r, t, n, 1, &len);
-  if (r->v.comment(r->v.ctx, s, len, r->depth)) r->user_skip = 1;
+  if (replay && len > 10 && !memcmp(s, "[%illegal ", 10)) illegal_comment(r, s, len, t, n);
+  if (visit && r->v.comment(r->v.ctx, s, len, r->depth)) r->user_skip = 1;
 }
 
 /* Keeps a comment read between games (see process_token); bounded like one token. */

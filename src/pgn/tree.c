@@ -509,9 +509,11 @@ static arb_status write_node(arb_pgn_writer *w, const arb_tree_node *n) {
   }
   /* The commands go at the end of the last comment, as lichess writes them — unless a text
    * holds a command itself (one that was repeated): then first, so that they read back as the
-   * node's; and on their own when that comment is empty (an empty comment reads back as one). */
+   * node's; and on their own when that comment is empty (an empty comment reads back as one)
+   * or starts with "[%" (joined, "[%illegal" and a command would read as another command). */
   const text_list *after = &n->comments[1];
-  int front = 0, alone = !after->n || !after->v[after->n - 1][0];
+  const char *last = after->n ? after->v[after->n - 1] : "";
+  int front = 0, alone = !last[0] || (last[0] == '[' && last[1] == '%');
   for (int i = 0; i < after->n && cmd && !front; i++) {
     arb_pgn_commands probe;
     arb_pgn_commands_clear(&probe);
@@ -656,8 +658,15 @@ static int bld_comment(void *ctx, const char *text, size_t len, int depth) {
   if (len >= sizeof b->scratch && !(rest = malloc(len + 1))) return 1;
   arb_pgn_commands_read(text, len, &c, rest, len + 1, &rl);
   arb_status st = ARB_OK;
-  if (c.clk_ms >= 0 || c.emt_ms >= 0 || c.has_eval || c.nshapes)
+  /* A comment that starts with "[%illegal " tells the reader where play went on: the text left
+   * must not start so when the comment did not (it would, written back). */
+  static const char illegal[] = "[%illegal ";
+  if (rl >= 10 && !memcmp(rest, illegal, 10) && !(len >= 10 && !memcmp(text, illegal, 10))) {
+    memcpy(rest, text, len);
+    rl = len; /* kept whole, commands and all */
+  } else if (c.clk_ms >= 0 || c.emt_ms >= 0 || c.has_eval || c.nshapes) {
     st = arb_tree_node_set_commands(n, &c);
+  }
   /* A comment that held only commands is not kept as text: the commands are written back. */
   if (st == ARB_OK && (rl || rl == len)) st = texts_add(&n->comments[1], rest, rl);
   if (rest != b->scratch) free(rest);
