@@ -133,7 +133,9 @@ typedef struct arb_pgn_visitor {
   int (*move)(void *ctx, const arb_pgn_move *move);
   /* A comment ({...} or ; to the end of the line): the text between the delimiters, with each
    * run of blanks, line ends and control characters made one space and none at either end
-   * (line breaks in a comment carry no meaning in PGN; so a comment reads back as written). */
+   * (line breaks in a comment carry no meaning in PGN; so a comment reads back as written).
+   * Comments before the first move of a game without tags are that game's, reported after
+   * begin_moves; comments between a game and the next tag section belong to no game. */
   int (*comment)(void *ctx, const char *text, size_t len, int depth);
   /* A NAG: "$n", or a suffix mark after a move: "!" 1, "?" 2, "!!" 3, "??" 4, "!?" 5, "?!" 6. */
   int (*nag)(void *ctx, int nag, int depth);
