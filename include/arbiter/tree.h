@@ -10,7 +10,9 @@
  * move, its SAN (as arb_san_write writes it), the position after it, the comments written before
  * it (at the start of a variation) and after it, its NAGs, and the comment commands read from
  * its comments after.  The root's comments are the game's starting comments (before the first
- * move); the first move's variations are the root's other children.
+ * move); the first move's variations are the root's other children.  A comment read after a
+ * variation's ')' belongs to the move before the variation, and is written before it (as
+ * chessops and python-chess read and write it).
  *
  * Ownership: arb_tree_new / arb_tree_read / arb_tree_builder_take give a tree the caller frees
  * with arb_tree_free (NULL is a no-op).  Nodes belong to their tree: a node pointer stays valid
