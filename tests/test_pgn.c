@@ -1832,3 +1832,306 @@ Test(pgn_rules, chess960_games_replay) {
   cr_expect_geq(games, 300 + 6 + 4, "%d Chess960 games", games);
   fl_free(&files);
 }
+
+/* ---- issue 18: the PGN gaps ---- */
+
+typedef struct msgs {
+  char msg[4][256];
+  int n;
+} msgs;
+
+static void err_to_msgs(void *ctx, const arb_pgn_error *e) {
+  msgs *m = ctx;
+  if (m->n < 4) snprintf(m->msg[m->n], sizeof m->msg[0], "%s", e->message);
+  m->n++;
+}
+
+/* A comment before the first move of a game without tags is that game's (PGN 8.2.5: comments
+ * may appear anywhere in the movetext), not text between games. */
+Test(pgn_issue18, starting_comment_without_tags) {
+  grec g = read_one("{ Starting comment } 1. d3 *\n", 0);
+  cr_expect_eq(g.errors, 0, "%s", problems_of(&g));
+  cr_expect_eq(g.comments, 1);
+  cr_expect_str_eq(g.comment, "Starting comment");
+  cr_expect_eq(g.moves, 1);
+  /* Between two games: the second, tagless one takes it; before a tag section it is dropped. */
+  coll c = {0};
+  read_text(&c, 0,
+            "1. e4 *\n\n{ second } ; and more\n1. d4 *\n\n{ junk }\n[Event \"3\"]\n\n1. c4 *\n");
+  cr_assert_eq(c.n, 3);
+  cr_expect_eq(c.g[0].comments, 0);
+  cr_expect_eq(c.g[1].comments, 2);
+  cr_expect_str_eq(c.g[1].comment, "second");
+  cr_expect_eq(c.g[2].comments, 0);
+  cr_expect_eq(c.stray_errors, 0);
+  coll_free(&c);
+  /* and the writer keeps it in front of the first move */
+  arb_tree *t;
+  const char *text = "{ Starting comment } 1. d3 *\n";
+  cr_assert_eq(arb_tree_read(text, strlen(text), NULL, &t, NULL, NULL, 0), ARB_OK);
+  arb_pgn_writer *w = arb_pgn_writer_new(0);
+  cr_assert_eq(arb_tree_write(t, w), ARB_OK);
+  cr_expect(strstr(arb_pgn_writer_data(w, NULL), "\n\n{ Starting comment } 1. d3 *\n") != NULL,
+            "%s", arb_pgn_writer_data(w, NULL));
+  arb_pgn_writer_free(w);
+  arb_tree_free(t);
+}
+
+/* PGN standard 9.7.1: SetUp "1" says a FEN tag follows. */
+Test(pgn_issue18, setup_without_fen_is_not_strict) {
+  const char *pgn = "[Event \"x\"]\n[Result \"*\"]\n[SetUp \"1\"]\n\n1. e4 *\n";
+  grec g = read_one(pgn, ARB_PGN_STRICT);
+  cr_expect(has_problem(&g, ARB_PGN_NOT_STRICT), "%s", problems_of(&g));
+  g = read_one(pgn, 0);
+  cr_expect_eq(g.errors, 0, "lenient: %s", problems_of(&g));
+  g = read_one("[Event \"x\"]\n[Result \"*\"]\n[SetUp \"0\"]\n\n1. e4 *\n", ARB_PGN_STRICT);
+  cr_expect_eq(g.errors, 0, "SetUp 0: %s", problems_of(&g));
+}
+
+/* The writer names Chess960 when the game starts from a Chess960 position. */
+Test(pgn_issue18, writer_adds_variant_chess960) {
+  arb_position p;
+  cr_assert_eq(arb_position_chess960(&p, 518), ARB_OK); /* 518 is the standard array */
+  p.chess960 = 1;
+  arb_pgn_writer *w = arb_pgn_writer_new(0);
+  arb_pgn_writer_begin_game(w);
+  arb_pgn_writer_tag(w, "Variant", 7, "Standard", 8);
+  arb_move m;
+  cr_assert_eq(arb_san_read(&p, "e4", 2, 0, &m, NULL), ARB_OK);
+  cr_assert_eq(arb_pgn_writer_move(w, &p, m), ARB_OK);
+  arb_pgn_writer_end_game(w, ARB_RESULT_NONE);
+  const char *d = arb_pgn_writer_data(w, NULL);
+  cr_expect(strstr(d, "[Variant \"Chess960\"]\n") != NULL, "%s", d);
+  cr_expect(strstr(d, "Standard") == NULL, "%s", d);
+  /* a standard game: no Variant added */
+  arb_pgn_writer_clear(w);
+  arb_pgn_writer_begin_game(w);
+  arb_position_startpos(&p);
+  arb_pgn_writer_start(w, &p);
+  arb_pgn_writer_end_game(w, ARB_RESULT_NONE);
+  cr_expect(strstr(arb_pgn_writer_data(w, NULL), "Variant") == NULL);
+  /* a Chess960 start without a move, told with arb_pgn_writer_start */
+  arb_pgn_writer_clear(w);
+  arb_pgn_writer_begin_game(w);
+  cr_assert_eq(arb_position_chess960(&p, 0), ARB_OK);
+  arb_pgn_writer_start(w, &p);
+  arb_pgn_writer_end_game(w, ARB_RESULT_NONE);
+  cr_expect(strstr(arb_pgn_writer_data(w, NULL), "[Variant \"Chess960\"]") != NULL);
+  arb_pgn_writer_free(w);
+}
+
+/* FIDE 5.2.2: a dead position ends the game as a draw.  Here 1. g4 locks the pawn wall (no
+ * capture is possible and no king can pass it).  Playing on is a warning naming the ply;
+ * a win scored afterwards is an error that says FIDE makes it a draw. */
+Test(pgn_issue18, play_after_a_dead_position) {
+  tbuf t = {0};
+  const char *fen = "8/4k3/8/p1p1p1p1/P1P1P3/6P1/4K3/8 w - - 0 1";
+  grec g = read_one(forfeit(&t, fen, "1. g4 Kd7 2. Kd3 Ke7", "1/2-1/2", 0), 0);
+  cr_expect_eq(g.errors, 0, "drawn: %s", problems_of(&g));
+  cr_expect_eq(g.warnings, 1, "drawn: %s", problems_of(&g));
+  cr_expect_eq(g.moves, 4, "the moves after it are replayed");
+  cr_expect_eq(g.reps[0].problem, ARB_PGN_AFTER_END);
+  cr_expect_eq(g.reps[0].warning, 1);
+  cr_expect_eq(g.reps[0].ply, 2, "the first move played after it");
+  g = read_one(forfeit(&t, fen, "1. g4 Kd7 2. Kd3 Ke7", "1-0", 0), 0);
+  cr_expect_eq(g.errors, 1, "won: %s", problems_of(&g));
+  cr_expect(has_problem(&g, ARB_PGN_RESULT), "%s", problems_of(&g));
+  g = read_one(forfeit(&t, fen, "1. g4 Kd7 2. Kd3 Ke7", "*", 0), 0);
+  cr_expect_eq(g.errors, 0, "unfinished: %s", problems_of(&g));
+  tb_free(&t);
+
+  /* the messages */
+  msgs m = {0};
+  arb_pgn_visitor v = {0};
+  v.ctx = &m;
+  v.error = err_to_msgs;
+  arb_pgn_reader *r = arb_pgn_reader_new(NULL, &v);
+  const char *pgn = "[Result \"0-1\"]\n[SetUp \"1\"]\n[FEN \"8/4k3/8/p1p1p1p1/P1P1P3/6P1/4K3/8 w - "
+                    "- 0 1\"]\n\n1. g4 Kd7 0-1\n";
+  arb_pgn_reader_feed(r, pgn, strlen(pgn));
+  arb_pgn_reader_finish(r);
+  arb_pgn_reader_free(r);
+  cr_assert_eq(m.n, 2);
+  cr_expect(strstr(m.msg[0], "ply 1 was dead") != NULL, "%s", m.msg[0]);
+  cr_expect(strstr(m.msg[1], "FIDE 5.2.2 makes the game a draw") != NULL, "%s", m.msg[1]);
+}
+
+/* ---- game trees over the whole corpus: read, write, read again, nothing lost ---- */
+
+typedef struct tree_count {
+  arb_pgn_visitor inner; /* the builder's */
+  arb_tree_builder *b;
+  arb_pgn_writer *w;
+  const char *file;
+  long games;
+  long moves, nags, texts, commands; /* reported by the reader and not yet found in a tree */
+} tree_count;
+
+static void tc_round_trip(tree_count *tc, arb_tree *t, int check_counts);
+
+static int tc_begin_game(void *ctx, uint64_t g, uint64_t l) {
+  tree_count *t = ctx;
+  t->moves = t->nags = t->texts = t->commands = 0;
+  return t->inner.begin_game(t->inner.ctx, g, l);
+}
+static int tc_tag(void *ctx, const char *n, size_t nl, const char *v, size_t vl) {
+  tree_count *t = ctx;
+  return t->inner.tag(t->inner.ctx, n, nl, v, vl);
+}
+static int tc_begin_moves(void *ctx, const arb_position *s) {
+  tree_count *t = ctx;
+  return t->inner.begin_moves(t->inner.ctx, s);
+}
+static int tc_move(void *ctx, const arb_pgn_move *m) {
+  tree_count *t = ctx;
+  t->moves++;
+  return t->inner.move(t->inner.ctx, m);
+}
+/* A comment counts as a text if something is left without its commands (or it is empty),
+ * and as the commands it holds. */
+static void count_comment(const char *text, size_t len, long *texts, long *commands) {
+  arb_pgn_commands c;
+  arb_pgn_commands_clear(&c);
+  size_t rest;
+  arb_pgn_commands_read(text, len, &c, NULL, 0, &rest);
+  *texts += rest > 0 || len == 0;
+  *commands += (c.clk_ms >= 0) + (c.emt_ms >= 0) + c.has_eval + c.nshapes;
+}
+
+static int tc_comment(void *ctx, const char *text, size_t len, int depth) {
+  tree_count *t = ctx;
+  count_comment(text, len, &t->texts, &t->commands);
+  return t->inner.comment(t->inner.ctx, text, len, depth);
+}
+static int tc_nag(void *ctx, int nag, int depth) {
+  tree_count *t = ctx;
+  t->nags++;
+  return t->inner.nag(t->inner.ctx, nag, depth);
+}
+static int tc_begin_var(void *ctx, int d) {
+  tree_count *t = ctx;
+  return t->inner.begin_variation(t->inner.ctx, d);
+}
+static int tc_end_var(void *ctx, int d) {
+  tree_count *t = ctx;
+  return t->inner.end_variation(t->inner.ctx, d);
+}
+static void tc_end_game(void *ctx, const arb_pgn_game_end *e) {
+  tree_count *t = ctx;
+  t->inner.end_game(t->inner.ctx, e);
+  arb_tree *tree = arb_tree_builder_take(t->b);
+  /* (in a game with errors the reader reports what follows an error without replaying it) */
+  if (tree) tc_round_trip(t, tree, e->errors == 0);
+}
+
+/* What a tree holds, counted like tree_count counts the reader's events. */
+static void count_tree(arb_tree *t, long *moves, long *nags, long *texts, long *commands) {
+  *moves = *nags = *texts = *commands = 0;
+  for (arb_tree_node *n = arb_tree_root(t); n; n = arb_tree_node_walk(n)) {
+    *moves += arb_tree_node_parent(n) != NULL;
+    *nags += arb_tree_node_nag_count(n);
+    for (int side = 0; side < 2; side++)
+      for (int i = 0; i < arb_tree_node_comment_count(n, (arb_tree_side)side); i++) {
+        size_t len;
+        const char *s = arb_tree_node_comment(n, (arb_tree_side)side, i, &len);
+        count_comment(s, len, texts, commands); /* (a command repeated on a move stays text) */
+      }
+    const arb_pgn_commands *c = arb_tree_node_commands(n);
+    *commands += (c->clk_ms >= 0) + (c->emt_ms >= 0) + c->has_eval + c->nshapes;
+  }
+}
+
+/* Two trees are equal: the same moves in the same places, the same annotations. */
+static int same_node(const arb_tree_node *a, const arb_tree_node *b) {
+  if (arb_tree_node_move(a) != arb_tree_node_move(b)) return 0;
+  if (arb_tree_node_child_count(a) != arb_tree_node_child_count(b)) return 0;
+  if (arb_tree_node_nag_count(a) != arb_tree_node_nag_count(b)) return 0;
+  for (int i = 0; i < arb_tree_node_nag_count(a); i++)
+    if (arb_tree_node_nag(a, i) != arb_tree_node_nag(b, i)) return 0;
+  for (int s = 0; s < 2; s++) {
+    int k = arb_tree_node_comment_count(a, (arb_tree_side)s);
+    if (k != arb_tree_node_comment_count(b, (arb_tree_side)s)) return 0;
+    for (int i = 0; i < k; i++)
+      if (strcmp(arb_tree_node_comment(a, (arb_tree_side)s, i, NULL),
+                 arb_tree_node_comment(b, (arb_tree_side)s, i, NULL)) != 0)
+        return 0;
+  }
+  const arb_pgn_commands *x = arb_tree_node_commands(a), *y = arb_tree_node_commands(b);
+  if (x->clk_ms != y->clk_ms || x->emt_ms != y->emt_ms || x->has_eval != y->has_eval ||
+      x->eval != y->eval || x->eval_mate != y->eval_mate || x->eval_depth != y->eval_depth ||
+      x->nshapes != y->nshapes)
+    return 0;
+  for (int i = 0; i < x->nshapes; i++)
+    if (memcmp(&x->shapes[i], &y->shapes[i], sizeof x->shapes[i]) != 0) return 0;
+  return 1;
+}
+
+static int same_tree(arb_tree *a, arb_tree *b) {
+  if (arb_tree_node_count(a) != arb_tree_node_count(b)) return 0;
+  if (arb_tree_result(a) != arb_tree_result(b)) return 0;
+  arb_tree_node *x = arb_tree_root(a), *y = arb_tree_root(b);
+  for (; x && y; x = arb_tree_node_walk(x), y = arb_tree_node_walk(y))
+    if (!same_node(x, y)) return 0;
+  return !x && !y;
+}
+
+/* Writes the tree, reads it back: the same tree; and the reader's events are all in it. */
+static void tc_round_trip(tree_count *tc, arb_tree *t, int check_counts) {
+  tc->games++;
+  long mv, ng, tx, cm;
+  count_tree(t, &mv, &ng, &tx, &cm);
+  tc->moves -= mv, tc->nags -= ng, tc->texts -= tx, tc->commands -= cm;
+  cr_expect(!check_counts ||
+                (tc->moves == 0 && tc->nags == 0 && tc->texts == 0 && tc->commands == 0),
+            "%s game %ld: not in the tree: %ld moves, %ld NAGs, %ld comments, %ld commands",
+            tc->file, tc->games, tc->moves, tc->nags, tc->texts, tc->commands);
+  tc->moves = tc->nags = tc->texts = tc->commands = 0;
+  cr_expect_eq(arb_tree_write(t, tc->w), ARB_OK, "%s game %ld", tc->file, tc->games);
+  size_t n;
+  const char *d = arb_pgn_writer_data(tc->w, &n);
+  arb_tree *u = NULL;
+  int errors = 0;
+  char msg[256] = "";
+  arb_pgn_options o = {ARB_PGN_ALLOW_NULL | ARB_PGN_NO_RESULT_CHECK, ARB_RULES_FIDE, 0, 0};
+  cr_assert_eq(arb_tree_read(d, n, &o, &u, &errors, msg, sizeof msg), ARB_OK);
+  cr_expect(same_tree(t, u), "%s game %ld: read back differs (%s):\n%s", tc->file, tc->games, msg,
+            d);
+  arb_pgn_writer_clear(tc->w);
+  arb_tree_free(u);
+  arb_tree_free(t);
+}
+
+static void tree_round_trip_dir(const char *dir, long *games) {
+  flist files = list_pgn(dir);
+  tree_count tc;
+  memset(&tc, 0, sizeof tc);
+  tc.b = arb_tree_builder_new();
+  tc.w = arb_pgn_writer_new(0);
+  arb_tree_builder_visitor(tc.b, &tc.inner);
+  arb_pgn_visitor v = {&tc,    tc_begin_game, tc_tag,     tc_begin_moves, tc_move, tc_comment,
+                       tc_nag, tc_begin_var,  tc_end_var, tc_end_game,    NULL};
+  arb_pgn_options o = {ARB_PGN_ALLOW_NULL | ARB_PGN_NO_RESULT_CHECK, ARB_RULES_FIDE, 0, 0};
+  for (int f = 0; f < files.n; f++) {
+    size_t len;
+    char *data = slurp(files.v[f], &len);
+    tc.file = files.v[f];
+    arb_pgn_reader *r = arb_pgn_reader_new(&o, &v);
+    arb_pgn_reader_feed(r, data, len);
+    arb_pgn_reader_finish(r);
+    arb_pgn_reader_free(r);
+    free(data);
+  }
+  *games += tc.games;
+  arb_pgn_writer_free(tc.w);
+  arb_tree_builder_free(tc.b);
+  fl_free(&files);
+}
+
+Test(pgn_tree, corpus_round_trip_loses_nothing, .timeout = 600) {
+  long games = 0;
+  tree_round_trip_dir(PGN_DATA, &games);
+  cr_expect_gt(games, 1000, "%ld games", games);
+  struct stat st;
+  const char *shared = ARB_TEST_DATA "/../../../shared/data/pgn";
+  if (stat(shared, &st) == 0 && S_ISDIR(st.st_mode)) tree_round_trip_dir(shared, &games);
+}

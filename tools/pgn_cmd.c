@@ -29,7 +29,7 @@ typedef struct tag_filter {
 } tag_filter;
 
 typedef struct pgn_opts {
-  int mode, fmt, json, quiet, jobs;
+  int mode, fmt, json, quiet, jobs, tree;
   unsigned read_flags, write_flags;
   arb_ruleset rules;
   /* filters */
@@ -165,7 +165,10 @@ static void rec_add(job *j, int to_stderr, int is_game, uint64_t game, uint64_t 
 typedef struct gctx {
   const pgn_opts *o;
   job *j;
-  arb_pgn_writer *w;
+  arb_pgn_writer *w;   /* pgn output written as the reader goes (not with --tree) */
+  arb_tree_builder *b; /* --tree: the game is built as a tree ... */
+  arb_pgn_visitor bv;  /* (the builder's callbacks) */
+  arb_pgn_writer *tw;  /* ... and written from it */
   sbuf text, tmp, tags_json, comments, clocks, evals, uci, san;
   char white[96], black[96], date[16], eco[8], result_tag[8];
   long white_elo, black_elo;
@@ -224,8 +227,7 @@ static void reset_game(gctx *g) {
 
 static int on_begin_game(void *ctx, uint64_t game, uint64_t line) {
   gctx *g = ctx;
-  (void)game;
-  (void)line;
+  if (g->b) g->bv.begin_game(g->bv.ctx, game, line);
   reset_game(g);
   if (g->w) arb_pgn_writer_begin_game(g->w);
   return 0;
@@ -275,6 +277,7 @@ static int on_tag(void *ctx, const char *name, size_t nl, const char *value, siz
     if (!strcmp(name, g->o->tags[i].name) && !strcmp(value, g->o->tags[i].value))
       g->tag_hits |= 1u << i;
   if (g->w) arb_pgn_writer_tag(g->w, name, nl, value, vl);
+  if (g->b) g->bv.tag(g->bv.ctx, name, nl, value, vl);
   if (g->o->fmt == FMT_JSONL) {
     sb_str(&g->tags_json, g->tags_json.n ? "," : "{");
     sb_json(&g->tags_json, name, nl);
@@ -304,7 +307,11 @@ static int on_begin_moves(void *ctx, const arb_position *start) {
   g->start = *start;
   g->pos_hit = position_matches(g->o, start);
   g->hash ^= start->key;
-  if (g->w) arb_pgn_writer_begin_moves(g->w);
+  if (g->w) {
+    arb_pgn_writer_start(g->w, start);
+    arb_pgn_writer_begin_moves(g->w);
+  }
+  if (g->b) g->bv.begin_moves(g->bv.ctx, start);
   if (g->o->fmt == FMT_FEN) put_fen(g, start);
   return 0;
 }
@@ -312,6 +319,7 @@ static int on_begin_moves(void *ctx, const arb_position *start) {
 static int on_move(void *ctx, const arb_pgn_move *m) {
   gctx *g = ctx;
   if (g->w) arb_pgn_writer_move_to(g->w, m->before, m->move, m->after);
+  if (g->b) g->bv.move(g->bv.ctx, m);
   if (m->depth) return 0;
   g->main_ply = m->ply;
   g->nmoves++;
@@ -350,48 +358,46 @@ static int on_move(void *ctx, const arb_pgn_move *m) {
 static int on_comment(void *ctx, const char *text, size_t len, int depth) {
   gctx *g = ctx;
   if (g->w) arb_pgn_writer_comment(g->w, text, len);
+  if (g->b) g->bv.comment(g->bv.ctx, text, len, depth);
   if (g->o->fmt != FMT_JSONL || depth) return 0;
   sb_printf(&g->comments, "%s[%d,", g->comments.n ? "," : "[", g->main_ply);
   sb_json(&g->comments, text, len);
   sb_str(&g->comments, "]");
-  arb_pgn_clock_data cd;
-  if (arb_pgn_comment_clock(text, len, &cd, NULL, 0, NULL) == ARB_OK && cd.clk_ms >= 0)
-    sb_printf(&g->clocks, "%s[%d,%lld]", g->clocks.n ? "," : "[", g->main_ply,
-              (long long)cd.clk_ms);
-  const char *ev = NULL;
-  for (size_t i = 0; i + 6 < len; i++)
-    if (memcmp(text + i, "[%eval", 6) == 0) ev = text + i + 6;
-  if (ev) {
-    while (ev < text + len && *ev == ' ')
-      ev++;
-    const char *e = ev;
-    while (e < text + len && *e != ']' && *e != ' ' && *e != ',')
-      e++;
-    if (e > ev) {
-      sb_printf(&g->evals, "%s[%d,", g->evals.n ? "," : "[", g->main_ply);
-      sb_json(&g->evals, ev, (size_t)(e - ev));
-      sb_str(&g->evals, "]");
-    }
+  arb_pgn_commands c;
+  arb_pgn_commands_clear(&c);
+  arb_pgn_commands_read(text, len, &c, NULL, 0, NULL);
+  if (c.clk_ms >= 0)
+    sb_printf(&g->clocks, "%s[%d,%lld]", g->clocks.n ? "," : "[", g->main_ply, (long long)c.clk_ms);
+  if (c.has_eval) {
+    /* [ply, "0.17"] or [ply, "#-3"], and the depth third when the comment gives it */
+    arb_pgn_commands e;
+    arb_pgn_commands_clear(&e);
+    e.has_eval = 1, e.eval_mate = c.eval_mate, e.eval = c.eval;
+    char v[48];
+    int k = arb_pgn_commands_write(&e, v, sizeof v); /* "[%eval 0.17]" */
+    sb_printf(&g->evals, "%s[%d,\"%.*s\"", g->evals.n ? "," : "[", g->main_ply, k - 8, v + 7);
+    if (c.eval_depth >= 0) sb_printf(&g->evals, ",%d", (int)c.eval_depth);
+    sb_str(&g->evals, "]");
   }
   return 0;
 }
 
 static int on_nag(void *ctx, int nag, int depth) {
   gctx *g = ctx;
-  (void)depth;
   if (g->w) arb_pgn_writer_nag(g->w, nag);
+  if (g->b) g->bv.nag(g->bv.ctx, nag, depth);
   return 0;
 }
 static int on_begin_var(void *ctx, int depth) {
   gctx *g = ctx;
-  (void)depth;
   if (g->w) arb_pgn_writer_begin_variation(g->w);
+  if (g->b) g->bv.begin_variation(g->bv.ctx, depth);
   return 0;
 }
 static int on_end_var(void *ctx, int depth) {
   gctx *g = ctx;
-  (void)depth;
   if (g->w) arb_pgn_writer_end_variation(g->w);
+  if (g->b) g->bv.end_variation(g->bv.ctx, depth);
   return 0;
 }
 
@@ -465,6 +471,18 @@ static void on_end_game(void *ctx, const arb_pgn_game_end *e) {
   gctx *g = ctx;
   if (e->skipped) report_skipped(g, e);
   int keep = !e->errors && !e->skipped && g->o->fmt != FMT_NONE && passes_filters(g, e);
+  if (g->b) {
+    g->bv.end_game(g->bv.ctx, e);
+    arb_tree *tree = arb_tree_builder_take(g->b);
+    if (keep && tree && arb_tree_write(tree, g->tw) == ARB_OK) {
+      size_t n;
+      const char *d = arb_pgn_writer_data(g->tw, &n);
+      rec_add(g->j, 0, 1, 0, g->o->dedupe ? g->hash | 1 : 0, d, n, "", 0);
+    }
+    arb_pgn_writer_clear(g->tw);
+    arb_tree_free(tree);
+    return;
+  }
   if (!keep) {
     if (g->w) arb_pgn_writer_discard_game(g->w);
     return;
@@ -526,7 +544,13 @@ static int reading_begin(reading *rd, const pgn_opts *o, job *j) {
   memset(&rd->g, 0, sizeof rd->g);
   rd->g.o = o;
   rd->g.j = j;
-  if (o->fmt == FMT_PGN && !(rd->g.w = arb_pgn_writer_new(o->write_flags))) return -1;
+  if (o->fmt == FMT_PGN && o->tree) {
+    if (!(rd->g.b = arb_tree_builder_new()) || !(rd->g.tw = arb_pgn_writer_new(o->write_flags)))
+      return -1;
+    arb_tree_builder_visitor(rd->g.b, &rd->g.bv);
+  } else if (o->fmt == FMT_PGN && !(rd->g.w = arb_pgn_writer_new(o->write_flags))) {
+    return -1;
+  }
   arb_pgn_visitor v = {&rd->g, on_begin_game, on_tag,     on_begin_moves, on_move, on_comment,
                        on_nag, on_begin_var,  on_end_var, on_end_game,    on_error};
   if (o->fmt == FMT_NONE) {
@@ -555,6 +579,8 @@ static void reading_end(reading *rd, job *j) {
   gctx *g = &rd->g;
   arb_pgn_reader_free(rd->r);
   arb_pgn_writer_free(g->w);
+  arb_pgn_writer_free(g->tw);
+  arb_tree_builder_free(g->b);
   free(g->text.p);
   free(g->tmp.p);
   free(g->tags_json.p);
@@ -863,7 +889,8 @@ static void pgn_usage(FILE *out) {
       "  lan    one line of long algebraic moves per game\n"
       "  fen    the FEN of every main-line position, a blank line after each game\n"
       "  jsonl  one JSON object per game: tags, start, uci, san, comments [[ply, text]],\n"
-      "         clocks [[ply, ms]], evals [[ply, text]], result, termination, final\n"
+      "         clocks [[ply, ms]], evals [[ply, \"0.17\" or \"#-3\", depth if given]],\n"
+      "         result, termination, final\n"
       "filter: convert only the games that pass every filter given:\n"
       "  --white NAME --black NAME --player NAME   (substring, any case)\n"
       "  --result R (1-0, 0-1, 1/2-1/2, *)   --date-from YYYY.MM.DD   --date-to YYYY.MM.DD\n"
@@ -878,6 +905,9 @@ static void pgn_usage(FILE *out) {
       "  --no-result-check  do not check results (studies and puzzles end in mate with *)\n"
       "  --rules NAME    fide (default), fide-rapid, fide-blitz, uscf, online, casual\n"
       "  --no-comments --no-variations --no-nags   (pgn output)\n"
+      "  --tree          pgn output through a game tree (arbiter/tree.h): comment commands\n"
+      "                  ([%%clk] [%%emt] [%%eval] [%%csl] [%%cal]) rewritten in one canonical "
+      "form\n"
       "  -j N            N worker threads (output stays in input order)\n"
       "  -q              no summary line\n"
       "Exit status: 0 clean, 1 a problem was found, 2 bad usage or unreadable input.\n");
@@ -909,6 +939,8 @@ static int parse_opts(int argc, char **argv, pgn_opts *o, int *first_file) {
       o->read_flags |= ARB_PGN_NO_RESULT_CHECK;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       o->quiet = 1;
+    } else if (!strcmp(a, "--tree")) {
+      o->tree = 1;
     } else if (!strcmp(a, "--no-comments")) {
       o->write_flags |= ARB_PGN_WRITE_NO_COMMENTS;
     } else if (!strcmp(a, "--no-variations")) {

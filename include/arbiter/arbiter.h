@@ -11,6 +11,7 @@
  *   clock.h    time controls, the clock, flag-fall verdicts, PGN clock comments
  *   diagram.h  text and SVG diagrams of a position
  *   pgn.h      PGN: streaming reader with full replay, export-format writer
+ *   tree.h     PGN: a game as an editable tree of moves; comment commands (%clk, %eval, ...)
  *   referee.h  procedure: a timed game driven by events, decisions, deadlines, its record
  *   otb.h      procedure over the board: touch-move, completed illegal moves, e-boards
  */
@@ -29,5 +30,6 @@
 #include "arbiter/position.h"
 #include "arbiter/referee.h"
 #include "arbiter/status.h"
+#include "arbiter/tree.h"
 
 #endif

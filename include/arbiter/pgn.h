@@ -50,9 +50,11 @@ typedef enum arb_pgn_problem {
   ARB_PGN_MOVE_AMBIGUOUS, /* several legal moves fit */
   ARB_PGN_NOT_STRICT,     /* accepted in lenient reading, but not exact SAN or export format */
   ARB_PGN_NULL_MOVE,      /* a null move where none is allowed */
-  ARB_PGN_AFTER_END,      /* a move after the game had ended: mate, stalemate, insufficient
-                             material or dead position (error); fivefold repetition or the
-                             75-move rule (a warning: older rules had no such ending) */
+  ARB_PGN_AFTER_END,      /* a move after the game had ended: mate or stalemate (error);
+                             insufficient material or another dead position (a warning naming
+                             the ply where the position became dead — servers play on; a win
+                             scored after it is an ARB_PGN_RESULT error); fivefold repetition
+                             or the 75-move rule (a warning: older rules had no such ending) */
   ARB_PGN_VARIATION,      /* a variation where none can start, unclosed or stray ')' */
   ARB_PGN_RESULT,         /* result missing, or tag and movetext disagree, or contradicted by
                              the final position */
@@ -131,7 +133,9 @@ typedef struct arb_pgn_visitor {
   int (*move)(void *ctx, const arb_pgn_move *move);
   /* A comment ({...} or ; to the end of the line): the text between the delimiters, with each
    * run of blanks, line ends and control characters made one space and none at either end
-   * (line breaks in a comment carry no meaning in PGN; so a comment reads back as written). */
+   * (line breaks in a comment carry no meaning in PGN; so a comment reads back as written).
+   * Comments before the first move of a game without tags are that game's, reported after
+   * begin_moves; comments between a game and the next tag section belong to no game. */
   int (*comment)(void *ctx, const char *text, size_t len, int depth);
   /* A NAG: "$n", or a suffix mark after a move: "!" 1, "?" 2, "!!" 3, "??" 4, "!?" 5, "?!" 6. */
   int (*nag)(void *ctx, int nag, int depth);
@@ -211,6 +215,10 @@ ARB_API arb_status arb_pgn_writer_tag(arb_pgn_writer *w, const char *name, size_
                                       const char *value, size_t value_len);
 /* 1 if name (len bytes) can be a tag name: a PGN symbol of letters, digits and _+#=:- . */
 ARB_API int arb_pgn_tag_name_valid(const char *name, size_t len);
+/* Tells the writer the game's start position (optional: the first move tells it too).  A game
+ * from a Chess960 position (arb_position.chess960) gets [Variant "Chess960"]: a Variant tag given
+ * that names other rules is replaced, a missing one added after the other tags. */
+ARB_API void arb_pgn_writer_start(arb_pgn_writer *w, const arb_position *start);
 /* Ends the tag section; called implicitly by the first movetext call. */
 ARB_API arb_status arb_pgn_writer_begin_moves(arb_pgn_writer *w);
 /* A move in SAN, played in `before` (move number and "N..." follow from it). */

@@ -74,8 +74,15 @@ struct arb_pgn_reader {
   uint64_t overflow;        /* variations opened beyond ARB_PGN_MAX_DEPTH and not yet closed */
   arb_termination main_end; /* how the main line ended by itself, else NONE */
   uint8_t main_end_passed;  /* the main line went on after an automatic draw */
+  int dead_ply;             /* the main line went on after a dead position reached at this ply
+                               (FIDE 5.2.2 ended the game there), else -1 */
   arb_result main_end_result;
   uint64_t keys[KEY_RING]; /* repetition keys of the main line, indexed by ply */
+
+  /* Comments read between games: a game without tags that follows takes them as its starting
+   * comments, a tag drops them.  Each is a size_t length then its bytes. */
+  char *pending;
+  size_t pending_len, pending_cap;
 
   char *scratch; /* text conversion, sized for the token at hand: see scratch_for */
   size_t scratch_cap;
@@ -390,6 +397,7 @@ static void reset_game(arb_pgn_reader *r) {
   r->main_end = ARB_TERM_NONE;
   r->main_end_result = ARB_RESULT_NONE;
   r->main_end_passed = 0;
+  r->dead_ply = -1;
   r->junk_reported = 0;
 }
 
@@ -446,6 +454,9 @@ static void begin_moves(arb_pgn_reader *r, const char *at) {
     if ((!r->has_setup || !r->setup_one) && (r->opt.flags & ARB_PGN_STRICT))
       report(r, ARB_PGN_NOT_STRICT, at, 0, 0, "FEN tag without SetUp \"1\"");
   } else {
+    if (r->has_setup && r->setup_one && (r->opt.flags & ARB_PGN_STRICT))
+      report(r, ARB_PGN_NOT_STRICT, at, 0, 0,
+             "SetUp \"1\" without a FEN tag (PGN standard 9.7.1: the FEN tag must follow)");
     if (kind == 1) {
       report(r, ARB_PGN_FEN, at, 0, 0, "a Chess960 game needs a FEN tag");
       L->dead = 1;
@@ -482,8 +493,16 @@ static void end_game(arb_pgn_reader *r, const char *at) {
     if (!r->has_tag_result && (r->opt.flags & ARB_PGN_STRICT))
       report(r, ARB_PGN_NOT_STRICT, at, 0, 0, "no Result tag");
     arb_result claimed = r->has_mt_result ? r->mt_result : r->tag_result;
+    int decisive = claimed == ARB_RESULT_WHITE_WINS || claimed == ARB_RESULT_BLACK_WINS;
     if (has_pos && !L->dead && (r->has_mt_result || r->has_tag_result)) {
-      if (r->main_end != ARB_TERM_NONE && claimed != r->main_end_result) {
+      if (r->dead_ply >= 0) {
+        /* Played on after a dead position (warned at the move): the laws make it a draw. */
+        if (decisive)
+          report(r, ARB_PGN_RESULT, at, 0, r->dead_ply,
+                 "scored %s, but the position after ply %d was dead: FIDE 5.2.2 makes the game "
+                 "a draw (1/2-1/2)",
+                 arb_result_string(claimed), r->dead_ply);
+      } else if (r->main_end != ARB_TERM_NONE && claimed != r->main_end_result) {
         int hard = r->main_end <= ARB_TERM_DEAD_POSITION;
         if (hard)
           report(r, ARB_PGN_RESULT, at, 0, L->ply, "the game ended by %s (%s) but is scored %s",
@@ -494,8 +513,7 @@ static void end_game(arb_pgn_reader *r, const char *at) {
                "the game ended by %s (%s) under the %s rules but is scored %s",
                term_text[r->main_end], arb_result_string(r->main_end_result), r->rules->name,
                arb_result_string(claimed));
-      } else if (r->main_end == ARB_TERM_NONE &&
-                 (claimed == ARB_RESULT_WHITE_WINS || claimed == ARB_RESULT_BLACK_WINS) &&
+      } else if (r->main_end == ARB_TERM_NONE && decisive &&
                  ieq(r->termination, strlen(r->termination), "time forfeit")) {
         /* The clock layer's verdict for this flag fall under the rules in force (FIDE 6.9: a
          * draw when the winner could not mate by any sequence of legal moves). */
@@ -724,19 +742,43 @@ static void illegal_comment(arb_pgn_reader *r, const char *s, size_t len, const 
 }
 
 static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
-  size_t b = 0;
-  while (b < n && (t[b] == ' ' || t[b] == '\n' || t[b] == '\r' || t[b] == '\t'))
-    b++;
-  if (r->state == ST_MOVES && r->depth == 0 && !(r->opt.flags & ARB_PGN_NO_REPLAY) && n - b > 10 &&
-      !memcmp(t + b, "[%illegal ", 10)) {
-    size_t l2;
-    const char *s2 = as_text(r, t + b, n - b, 1, &l2);
-    illegal_comment(r, s2, l2, t, n);
-  }
-  if (!r->v.comment || r->user_skip || r->state == ST_BETWEEN) return;
+  int replay = r->state == ST_MOVES && r->depth == 0 && !(r->opt.flags & ARB_PGN_NO_REPLAY);
+  int visit = r->v.comment && !r->user_skip && r->state != ST_BETWEEN;
+  if (!replay && !visit) return;
+  /* The text as the visitor sees it (blanks and control characters folded): an "[%illegal"
+   * command is recognised in it, so that a comment written back reads the same. */
   size_t len;
   const char *s = as_text(r, t, n, 1, &len);
-  if (r->v.comment(r->v.ctx, s, len, r->depth)) r->user_skip = 1;
+  if (replay && len > 10 && !memcmp(s, "[%illegal ", 10)) illegal_comment(r, s, len, t, n);
+  if (visit && r->v.comment(r->v.ctx, s, len, r->depth)) r->user_skip = 1;
+}
+
+/* Keeps a comment read between games (see process_token); bounded like one token. */
+static void hold_comment(arb_pgn_reader *r, const char *t, size_t n) {
+  size_t need = r->pending_len + sizeof n + n;
+  if (need > 2 * (size_t)ARB_PGN_MAX_TOKEN) r->pending_len = 0, need = sizeof n + n;
+  if (need > r->pending_cap) {
+    char *p = realloc(r->pending, need);
+    if (!p) return;
+    r->pending = p;
+    r->pending_cap = need;
+  }
+  memcpy(r->pending + r->pending_len, &n, sizeof n);
+  memcpy(r->pending + r->pending_len + sizeof n, t, n);
+  r->pending_len = need;
+}
+
+/* The comments held since the last game go to the game that has just begun without tags. */
+static void release_comments(arb_pgn_reader *r) {
+  size_t i = 0;
+  while (i < r->pending_len) {
+    size_t n;
+    memcpy(&n, r->pending + i, sizeof n);
+    i += sizeof n;
+    comment_token(r, r->pending + i, n);
+    i += n;
+  }
+  r->pending_len = 0;
 }
 
 /* Resolves and plays one move token in the current line. */
@@ -747,13 +789,28 @@ static void move_token(arb_pgn_reader *r, const char *t, size_t n) {
   if (L->dead) return;
   int ply = L->ply + 1;
   if (r->depth == 0 && r->main_end != ARB_TERM_NONE) {
-    if (r->main_end == ARB_TERM_CHECKMATE || r->main_end == ARB_TERM_STALEMATE ||
-        r->main_end == ARB_TERM_INSUFFICIENT_MATERIAL) {
+    if (r->main_end == ARB_TERM_CHECKMATE || r->main_end == ARB_TERM_STALEMATE) {
       report(r, ARB_PGN_AFTER_END, t, n, ply, "move %.*s after the game ended by %s", (int)n, t,
              term_text[r->main_end]);
       L->dead = 1;
       return;
     }
+    if (r->main_end == ARB_TERM_INSUFFICIENT_MATERIAL || r->main_end == ARB_TERM_DEAD_POSITION) {
+      /* FIDE 5.2.2 ends the game at once, but servers play on (lichess does not look for
+       * blocked pawn walls): the moves are legal, so a warning naming where the game was over,
+       * and an error at the end only if a win is scored (see end_game).  The position stays
+       * dead, so this is said once. */
+      if (r->dead_ply < 0) {
+        r->dead_ply = L->ply;
+        warn(r, ARB_PGN_AFTER_END, t, n, ply,
+             "move %.*s played after the game was over: the position after ply %d was dead "
+             "(%s; FIDE 5.2.2 makes it a draw there)",
+             (int)n, t, L->ply, term_text[r->main_end]);
+      }
+      r->main_end = ARB_TERM_NONE;
+    }
+  }
+  if (r->depth == 0 && r->main_end != ARB_TERM_NONE) {
     /* Repetition and move-count endings are recent rules (fivefold and 75 moves: FIDE 2014):
      * older games rightly played on.  So do games on servers that recognise a dead position
      * only by material, past one that must be reached by force (a queen that must be taken).
@@ -1096,6 +1153,7 @@ static int tag_start(arb_pgn_reader *r, const char *t, size_t n, int blank_befor
       r->game_errors = 0;
       return 0;
     }
+    r->pending_len = 0; /* comments before a tag section belong to no game */
     begin_game(r);
   }
   return 1;
@@ -1110,15 +1168,24 @@ static void process_token(arb_pgn_reader *r, const char *t, size_t n, int kind, 
     return;
   }
   if (r->state == ST_BETWEEN) {
-    if (kind == '{' || kind == ';' || kind == '%') return; /* text between games */
+    if (kind == '{' || kind == ';') {
+      /* Text between games, or the starting comment of a game without tags: kept until it is
+       * known which. */
+      size_t b = kind == '{' && n >= 2 && t[n - 1] == '}' ? 1 : 0;
+      hold_comment(r, t + 1, n - 1 - b);
+      return;
+    }
+    if (kind == '%') return;
     if (kind == 'j' || kind == ')' || kind == '$' || kind == '!') {
       if (!r->junk_reported) report(r, ARB_PGN_SYNTAX, t, n, 0, "unexpected text between games");
       r->junk_reported = 1;
       r->game_errors = 0;
       return;
     }
-    /* Movetext without tags: a game of its own. */
+    /* Movetext without tags: a game of its own, and the comments before it are its own. */
     begin_game(r);
+    begin_moves(r, t);
+    release_comments(r);
   }
   if (r->state == ST_HEADER) begin_moves(r, t);
   switch (kind) {
@@ -1264,6 +1331,7 @@ void arb_pgn_reader_free(arb_pgn_reader *r) {
   free(r->buf);
   free(r->scratch);
   free(r->stack);
+  free(r->pending);
   free(r);
 }
 
@@ -1314,6 +1382,7 @@ arb_status arb_pgn_reader_finish(arb_pgn_reader *r) {
   r->newlines = 0;
   r->bom_checked = 0;
   r->state = ST_BETWEEN;
+  r->pending_len = 0;
   return ARB_OK;
 }
 

@@ -36,6 +36,7 @@ struct arb_pgn_writer {
   int depth, skip_from; /* variation depth; >0: dropping variations from that depth on */
   int status;           /* ARB_ERR_NO_MEMORY once memory ran out */
   uint8_t glue;         /* the next token follows the last one without a blank: "(" */
+  uint8_t chess960;     /* the game starts from a Chess960 position: Variant "Chess960" */
   /* The movetext of the game being written: the tags go out first, at the end of the game,
    * when the result that the Result tag must repeat is known. */
   char *mt;
@@ -119,6 +120,7 @@ void arb_pgn_writer_begin_game(arb_pgn_writer *w) {
   w->depth = 0;
   w->skip_from = 0;
   w->glue = 0;
+  w->chess960 = 0;
   w->mt_len = 0;
 }
 
@@ -197,12 +199,27 @@ static void write_tags(arb_pgn_writer *w, arb_result result) {
       }
     put_tag(w, arb__pgn_roster[s], strlen(arb__pgn_roster[s]), v, vl);
   }
+  /* A Chess960 game says so, or other readers take it for standard chess: a Variant tag that
+   * does not name Chess960 is replaced, a missing one added. */
+  int variant_done = 0;
   for (int i = 0; i < w->ntags; i++) {
     const tag_entry *e = &w->tags[i];
-    if (e->roster < 0)
-      put_tag(w, w->arena + e->name, e->name_len, w->arena + e->value, e->value_len);
+    if (e->roster >= 0) continue;
+    const char *name = w->arena + e->name, *value = w->arena + e->value;
+    if (w->chess960 && e->name_len == 7 && memcmp(name, "Variant", 7) == 0) {
+      variant_done = 1;
+      if (arb_pgn_variant_kind(value, e->value_len) != 1) value = "Chess960";
+      put_tag(w, name, 7, value, value == w->arena + e->value ? e->value_len : 8);
+      continue;
+    }
+    put_tag(w, name, e->name_len, value, e->value_len);
   }
+  if (w->chess960 && !variant_done) put_tag(w, "Variant", 7, "Chess960", 8);
   put(w, "\n", 1);
+}
+
+void arb_pgn_writer_start(arb_pgn_writer *w, const arb_position *start) {
+  if (start && start->chess960) w->chess960 = 1;
 }
 
 arb_status arb_pgn_writer_begin_moves(arb_pgn_writer *w) {
@@ -237,6 +254,7 @@ static int dropping(const arb_pgn_writer *w) {
 static arb_status write_move(arb_pgn_writer *w, const arb_position *before, arb_move move,
                              const arb_position *after) {
   arb_pgn_writer_begin_moves(w);
+  if (before->chess960) w->chess960 = 1; /* every position of a game has the flag of its start */
   if (dropping(w)) return ARB_OK;
   char san[ARB_SAN_MAX];
   int n;

@@ -378,4 +378,48 @@ same "filter --to uci" "$T/out" "d2d4 g8f6 c2c4 e7e6 g1f3 d7d5 b1c3 f8e7 c1g5
 e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6
 e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7"
 
+# ---- issue 18: starting comments, SetUp without FEN, dead positions, game trees, evals ----
+printf '{ Starting comment } 1. d3 *\n' | "$A" pgn convert --to jsonl - >"$T/out"
+check "a tagless game's starting comment in jsonl" python3 "$T/jsonlines.py" "$T/out" \
+  "o[0]['comments'] == [[0, 'Starting comment']]"
+printf '{ Starting comment } 1. d3 *\n' | "$A" pgn convert --to pgn - >"$T/out"
+check "a tagless game's starting comment in PGN" grep -qx '{ Starting comment } 1. d3 \*' "$T/out"
+printf '[Event "s"]\n[Result "*"]\n[SetUp "1"]\n\n1. e4 *\n' >"$T/setup.pgn"
+"$A" pgn check --strict "$T/setup.pgn" >"$T/out"
+check "--strict: SetUp 1 without FEN is reported" grep -q 'SetUp "1" without a FEN tag' "$T/out"
+check "lenient: SetUp 1 without FEN passes" "$A" pgn check -q "$T/setup.pgn"
+# 1. g4 locks the pawn wall: a dead position (FIDE 5.2.2), on which play goes on.
+for r in "1/2-1/2" "1-0"; do
+  printf '[Event "d"]\n[Result "%s"]\n[SetUp "1"]\n[FEN "8/4k3/8/p1p1p1p1/P1P1P3/6P1/4K3/8 w - - 0 1"]\n\n1. g4 Kd7 2. Kd3 Ke7 %s\n' "$r" "$r" >"$T/dead-$(echo "$r" | tr / _).pgn"
+done
+"$A" pgn check "$T/dead-1_2-1_2.pgn" >"$T/out"
+check "dead position then a draw: exit 0" test $? -eq 0
+check "dead position then a draw: a warning naming the ply" grep -q 'ply 2: warning: .*position after ply 1 was dead' "$T/out"
+"$A" pgn check "$T/dead-1-0.pgn" >"$T/out"
+check "dead position then a win: exit 1" test $? -eq 1
+check "dead position then a win: FIDE makes it a draw" grep -q 'FIDE 5.2.2 makes the game a draw' "$T/out"
+cat >"$T/tree.pgn" <<'EOF'
+[Event "tree"]
+[Result "*"]
+
+{ Start } 1. e4 {[%eval 0.17,22] [%clk 0:03:00]} ( {alt} 1. d4 $1 {[%csl Gd4,Re5][%cal Gd2d4]} 1... d5 )
+1... e5 $2 { good [%eval #-3] } 2. Nf3 *
+EOF
+"$A" pgn convert --to jsonl "$T/tree.pgn" >"$T/out"
+check "jsonl: evals with their depth" python3 "$T/jsonlines.py" "$T/out" \
+  "o[0]['evals'] == [[1, '0.17', 22], [2, '#-3']]" "o[0]['clocks'] == [[1, 180000]]"
+"$A" pgn convert --tree "$T/tree.pgn" >"$T/out"
+same "convert --tree: the game written from its tree" "$T/out" '[Event "tree"]
+[Site "?"]
+[Date "????.??.??"]
+[Round "?"]
+[White "?"]
+[Black "?"]
+[Result "*"]
+
+{ Start } 1. e4 { [%eval 0.17,22] [%clk 0:03:00] } ({ alt } 1. d4 $1
+{ [%csl Gd4,Re5] [%cal Gd2d4] } 1... d5) 1... e5 $2 { good [%eval #-3] } 2. Nf3
+*
+'
+
 finish

@@ -3,7 +3,8 @@
  * consumer.c: a tiny program built against the *installed* library (pkg-config), to prove the
  * headers, the shared library and arbiter.pc work outside the source tree: a few board calls,
  * then a whole timed game through arbiter/referee.h — moves, an offer, a wrong claim and its
- * penalty, a flag claimed too early and then at the right millisecond.
+ * penalty, a flag claimed too early and then at the right millisecond; and a game tree loaded,
+ * given a variation with a comment, promoted and written (arbiter/tree.h).
  */
 #include <arbiter/arbiter.h>
 #include <stdio.h>
@@ -75,6 +76,31 @@ static int referee_game(void) {
   return 0;
 }
 
+/* A game tree (arbiter/tree.h): load a game, add a variation with a comment, promote it to the
+ * main line, write the PGN. */
+static int tree_game(void) {
+  const char *game = "[Event \"Casual\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
+  arb_tree *tree;
+  int errors;
+  CHECK(arb_tree_read(game, strlen(game), NULL, &tree, &errors, NULL, 0) == ARB_OK);
+  CHECK(errors == 0);
+  arb_tree_node *n = arb_tree_root(tree);
+  for (int i = 0; i < 4; i++) /* to 2... Nc6 */
+    n = arb_tree_node_next(n);
+  arb_tree_node *bc4;
+  CHECK(arb_tree_add_san(tree, n, "Bc4", 3, &bc4, NULL) == ARB_OK);
+  CHECK(arb_tree_node_set_comment(bc4, ARB_TREE_AFTER, "the Italian", 11) == ARB_OK);
+  CHECK(arb_tree_promote_to_main(bc4) == ARB_OK);
+  arb_pgn_writer *w = arb_pgn_writer_new(0);
+  CHECK(w != NULL);
+  CHECK(arb_tree_write(tree, w) == ARB_OK);
+  const char *pgn = arb_pgn_writer_data(w, NULL);
+  CHECK(strstr(pgn, "\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 { the Italian } (3. Bb5 a6) *\n") != NULL);
+  arb_pgn_writer_free(w);
+  arb_tree_free(tree);
+  return 0;
+}
+
 int main(void) {
   arb_position pos;
   arb_fen_report rep;
@@ -89,6 +115,7 @@ int main(void) {
   if (arb_perft(&pos, 2) != 600 || pos.key != UINT64_C(0x823c9b50fd114196)) return 1;
   if (strcmp(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1") != 0) return 1;
   if (referee_game() != 0) return 1;
-  printf("consumer ok: %s; a timed game refereed to a flag fall\n", fen);
+  if (tree_game() != 0) return 1;
+  printf("consumer ok: %s; a timed game refereed to a flag fall; a game tree edited\n", fen);
   return 0;
 }

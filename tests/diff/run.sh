@@ -4,6 +4,7 @@
 # exit 77 = skipped when DIR does not exist).
 # usage: tests/diff/run.sh ARBITER_BINARY [--games N] [--seed S] [--max-plies P] [--max-reports R]
 #        tests/diff/run.sh ARBITER_BINARY --pgn FILE... | --pgn-dir DIR
+#        tests/diff/run.sh ARBITER_BINARY --tree FILE... | --tree-dir DIR   (tree.mjs: game trees)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,6 +59,15 @@ if [ -z "$want" ] || [ "$want" != "$got" ]; then
 fi
 
 case ${1:-} in
+    --tree)
+        shift
+        exec node "$here/tree.mjs" --arbiter "$arbiter" "$@" ;;
+    --tree-dir)
+        if [ ! -d "${2:-}" ]; then
+            echo "diff: SKIPPED: no PGN directory at ${2:-}" >&2
+            exit 77
+        fi
+        exec node "$here/tree.mjs" --arbiter "$arbiter" $(find "$2" -name '*.pgn' | sort) ;;
     --pgn)
         shift
         exec node "$here/pgn.mjs" --arbiter "$arbiter" "$@" ;;
