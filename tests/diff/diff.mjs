@@ -180,6 +180,34 @@ function describe(pos, moves) {
   };
 }
 
+// Dead by force (FIDE 5.2.2), decided with chessops alone: every line of legal moves from pos
+// ends, within `depth` plies and `budget` nodes, in chessops's insufficient material or in
+// stalemate, and none in checkmate (e.g. a queen that must be taken).  false when unsure.
+function deadByForce(pos, depth, budget) {
+  const nodes = { left: budget };
+  const walk = (p, d) => {
+    if (p.isInsufficientMaterial()) return true;
+    if (--nodes.left < 0) return false;
+    const ctx = p.ctx();
+    const dests = [...p.allDests(ctx)];
+    const any = dests.some(([, t]) => t.nonEmpty());
+    if (!any) return !p.isCheck(); // stalemate: a draw; checkmate: not dead
+    if (d === 0) return false;
+    for (const [from, ts] of dests) {
+      for (const to of ts) {
+        const promos = p.board.pawn.has(from) && (squareRank(to) === 0 || squareRank(to) === 7) ? Object.values(PROMO_ROLE) : [undefined];
+        for (const promotion of promos) {
+          const c = p.clone();
+          c.play({ from, to, promotion });
+          if (!walk(c, d - 1)) return false;
+        }
+      }
+    }
+    return true;
+  };
+  return walk(pos, depth);
+}
+
 const FIELDS = ['fen', 'turn', 'legal_uci', 'legal_san', 'check', 'checkmate', 'stalemate', 'insufficient_material'];
 
 // Random move choice, biased now and then towards mates, promotions, en passant and captures so
@@ -333,6 +361,13 @@ function onAnswer(line) {
     addFatal('arbiter answered with a line that is not a JSON object');
     fieldFailures['(not JSON)'] = (fieldFailures['(not JSON)'] || 0) + 1;
     report(`MISMATCH #${reports + 1} (${p.kind})\n  request: ${p.line}\n  answer is not a JSON object: ${line.slice(0, 1000)}`);
+    finishPosition(rec);
+    return;
+  }
+  if (ans.error !== undefined && ans.error.code === 'game_over' && ans.error.termination === 'dead_position' &&
+      typeof ans.error.fen === 'string' && deadByForce(posFromFen(ans.error.fen), 12, 20000)) {
+    // the game was over by FIDE 5.2.2 where arbiter says, confirmed by chessops's own moves
+    stats.deadByForce = (stats.deadByForce || 0) + 1;
     finishPosition(rec);
     return;
   }
@@ -496,7 +531,10 @@ async function main() {
         stats.sanReqs++;
       }
 
-      const over = moves.length === 0 || expected.insufficient_material || pos.halfmoves >= 150;
+      // Arbiter's game layer ends a game at a dead position reached by force (a queen that must
+      // be taken): such a game stops here too, decided by chessops (deadByForce).
+      const over = moves.length === 0 || expected.insufficient_material || pos.halfmoves >= 150 ||
+        (pos.board.occupied.size() <= 8 && moves.length <= 8 && deadByForce(pos, 6, 400));
       if (over || ply >= opts.maxPlies) break;
       const m = chooseMove(rng, pos, moves);
       if (m.move.promotion) stats.promotions++;
@@ -546,7 +584,7 @@ async function main() {
   process.stdout.write(
     `games ${stats.games}, positions ${stats.positions}, requests ${stats.requests} ` +
       `(fen ${stats.fenReqs}, fen+uci ${stats.uciReqs}, fen+san ${stats.sanReqs}); ` +
-      `mates ${stats.mates}, stalemates ${stats.stalemates}, insufficient ${stats.insufficient}, ` +
+      `mates ${stats.mates}, stalemates ${stats.stalemates}, insufficient ${stats.insufficient}, dead by force (confirmed) ${stats.deadByForce || 0}, ` +
       `promotions ${stats.promotions}, en passant ${stats.enPassant}, castles ${stats.castles}; ` +
       `seed ${opts.seed}, ${secs} s\n`,
   );
