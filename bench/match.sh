@@ -50,10 +50,11 @@ printf 'exact checks:   %d plies replayed in %.3f s: %.2f us per move\n' "$plies
   "$(echo "$c_secs * 1000000 / $plies" | bc -l)"
 if [ -x "$fastchess" ]; then
   t0=$(now)
-  "$fastchess" -engine cmd="$engine" name=a option.Threads=1 option.Hash=16 \
+  # (from the temporary folder: fastchess saves its config.json in the working folder)
+  (cd "$T" && "$fastchess" -engine cmd="$engine" name=a option.Threads=1 option.Hash=16 \
     -engine cmd="$engine" name=b option.Threads=1 option.Hash=16 -each tc=inf nodes="$nodes" \
     -games 2 -rounds "$rounds" -concurrency 2 -openings file="$T/open.epd" format=epd order=sequential \
-    -pgnout file="$T/fastchess.pgn" >"$T/fastchess.out" 2>&1 || true
+    -pgnout file="$T/fastchess.pgn" >"$T/fastchess.out" 2>&1) || true
   t1=$(now)
   f_secs=$(echo "$t1 - $t0" | bc -l)
   f_games=$(grep -c '^Finished game' "$T/fastchess.out" || true)
