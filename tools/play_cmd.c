@@ -58,11 +58,20 @@ static void draw_board(const play *p) {
   int plies = arb_game_ply_count(g);
   arb_move last = plies ? arb_game_move_at(g, plies) : ARB_MOVE_NONE;
   int bottom_black = p->flip;
-  static const char *const uni[2][7] = {{" ", "♙", "♘", "♗", "♖", "♕", "♔"},
-                                        {" ", "♟", "♞", "♝", "♜", "♛", "♚"}};
+  static const char *const uni[7] = {" ", "♟", "♞", "♝", "♜", "♛", "♚"};
   static const char ascii[2][8] = {" PNBRQK", " pnbrqk"};
-  arb_square ksq = arb_in_check(pos) ? arb_king_square(pos, (arb_color)pos->turn) : ARB_NO_SQUARE;
   printf("\n");
+  if (!p->colour) { /* plain text: the library's diagram */
+    char text[ARB_DIAGRAM_TEXT_MAX];
+    arb_diagram_text(pos,
+                     ARB_DIAGRAM_COORDS | (p->unicode ? ARB_DIAGRAM_UNICODE : 0u) |
+                         (bottom_black ? ARB_DIAGRAM_FLIP : 0u),
+                     text, sizeof text);
+    fputs(text, stdout);
+    return;
+  }
+  /* a terminal with colours: the squares in colour, the last move and a king in check marked */
+  arb_square ksq = arb_in_check(pos) ? arb_king_square(pos, (arb_color)pos->turn) : ARB_NO_SQUARE;
   for (int row = 0; row < 8; row++) {
     int rank = bottom_black ? row : 7 - row;
     printf(" %d ", rank + 1);
@@ -72,20 +81,19 @@ static void draw_board(const play *p) {
       arb_piece pc = pos->board[sq];
       int light = (file + rank) % 2 == 1;
       int hl = last != ARB_MOVE_NONE && (ARB_MOVE_FROM(last) == sq || ARB_MOVE_TO(last) == sq);
-      if (p->colour)
-        printf("\033[48;5;%dm\033[38;5;%dm",
-               sq == ksq ? 167
-               : hl      ? (light ? 186 : 143)
-               : light   ? 223
-                         : 137,
-               pc && ARB_PIECE_COLOR(pc) == ARB_WHITE ? 231 : 16);
+      printf("\033[48;5;%dm\033[38;5;%dm",
+             sq == ksq ? 167
+             : hl      ? (light ? 186 : 143)
+             : light   ? 223
+                       : 137,
+             pc && ARB_PIECE_COLOR(pc) == ARB_WHITE ? 231 : 16);
       if (!pc)
-        printf(p->colour ? "   " : light ? " . " : " : ");
-      else if (p->unicode)
-        printf(" %s ", uni[p->colour ? 1 : ARB_PIECE_COLOR(pc)][ARB_PIECE_TYPE(pc)]);
+        printf("   ");
+      else if (p->unicode) /* the solid glyphs, coloured */
+        printf(" %s ", uni[ARB_PIECE_TYPE(pc)]);
       else
         printf(" %c ", ascii[ARB_PIECE_COLOR(pc)][ARB_PIECE_TYPE(pc)]);
-      if (p->colour) printf("\033[0m");
+      printf("\033[0m");
     }
     printf("\n");
   }
