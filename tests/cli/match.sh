@@ -68,9 +68,9 @@ run -pgnout file="$T/part.pgn" >"$T/part1.out" 2>&1 &
 pid=$!
 i=0
 while [ $i -lt 200 ] && [ "$(cat "$T/part.pgn.journal" 2>/dev/null | wc -l)" -lt 3 ]; do sleep 0.05; i=$((i + 1)); done
+pkill -9 -P $pid 2>/dev/null # its engines (only this run's: another run's stay alive)
 kill -9 $pid
 wait $pid 2>/dev/null
-pkill -9 -f "$TOGA" 2>/dev/null; pkill -9 -f "$GLAU" 2>/dev/null
 check "killed mid-run" sh -c "! grep -q 'Finished match' '$T/part1.out'"
 run -pgnout file="$T/part.pgn" --resume >"$T/part2.out" 2>&1
 check "--resume finishes it" grep -q "Finished match: 10 of 10 games" "$T/part2.out"
