@@ -70,11 +70,12 @@ int arb__pawns_face(const arb_position *p) {
  * pawn captures or is captured, seg[c] their union for colour c.  0 when some pawn could run
  * free (a file whose lowest pawn is Black's or whose highest is White's, or a Black pawn below a
  * White one it does not face).  A file is read bottom up as runs of White pawns then Black ones:
- * without a capture pawns never pass each other on a file, so in a run of a White pawns below b
- * Black ones (the lowest on rank lo, the highest on rank hi) the White pawn i (from the bottom)
- * stays between its rank and hi - b - (a - 1 - i), the Black pawn j between lo + a + j and its
- * rank; two runs never meet (the Black pawns of the lower one move down, away from the White
- * ones of the upper one). */
+ * without a capture pawns never pass each other on a file, White's only go up and Black's only
+ * down, so in a run of a White pawns below b Black ones, the lowest Black one never rises above
+ * its rank lb and the highest White one never sinks below its rank hw: the White pawn i (from
+ * the bottom, 0..a-1) stays between its rank and lb - (a - i), the Black pawn j (0..b-1) between
+ * hw + 1 + j and its rank; two runs never meet (the Black pawns of the lower one move down, away
+ * from the White ones of the upper one). */
 static int pawn_lanes(const arb_position *p, arb_bitboard lane[64], arb_bitboard seg[2]) {
   if (!arb__pawns_face(p)) return 0;
   seg[0] = seg[1] = 0;
@@ -93,10 +94,10 @@ static int pawn_lanes(const arb_position *p, arb_bitboard lane[64], arb_bitboard
       while (k + a + b < n && color[k + a + b] == ARB_BLACK)
         b++;
       if (!a || !b) return 0;
-      const int lo = rank[k], hi = rank[k + a + b - 1];
+      const int lb = rank[k + a], hw = rank[k + a - 1];
       for (int i = 0; i < a + b; i++) {
-        const int from = i < a ? rank[k + i] : lo + i,
-                  to = i < a ? hi - b - (a - 1 - i) : rank[k + i];
+        const int from = i < a ? rank[k + i] : hw + 1 + (i - a),
+                  to = i < a ? lb - (a - i) : rank[k + i];
         arb_bitboard l = 0;
         for (int r = from; r <= to; r++)
           l |= ARB_BB(r * 8 + f);
