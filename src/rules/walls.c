@@ -20,8 +20,13 @@
  * men, a different man for each: when the loser's men that could ever stand on those flights are
  * fewer than the flights, no mate there.  No such square at all: no mate ever.  (A bishop of the
  * wrong colour behind its own pawns, kings that cannot cross a wall, bishops of one colour that
- * would need the loser to block every square of the other.)  En passant on the board (a pawn
- * could move), a missing king or more than 16 of the loser's pieces answer "not proven".
+ * would need the loser to block every square of the other.)
+ * "pawn_lanes" is the same where some pawns can still move: each only along its file towards
+ * the other side's pawns, within its lane (pawn_lanes below); the pawns that never move block
+ * lines, a region may cross a lane of its own side, any square of an enemy lane is a pawn to
+ * capture (a king's only where a pawn that never moves guards it), and a pawn attacks from every
+ * square of its lane (checks and cover too).  En passant on the board, a missing king or more
+ * than 16 of the loser's men answer "not proven".
  */
 #include "arbiter/status.h"
 #include "board/board_internal.h"
