@@ -407,6 +407,43 @@ Test(dead, fixed_pawns_proof) {
   cr_expect_neq(w.proof, ARB_PROOF_FIXED_PAWNS);
 }
 
+/* Pawn lanes (walls.c).  Every pawn is head-on (b3/b4, b6/b7, c5/c6, d3/d4, e4/e5, g3/g4)
+ * except on the a-file, where White's a4 and Black's a6 can each still step to a5 — and to
+ * nothing else, and nothing can ever take them.  A position of the community set labelled "--"
+ * (dead) by its contributors: Black's king is shut in on a8/b8, White's behind its chain.  And
+ * two more of the set labelled "--": White's a2 c2 e2 g2 can walk up to rank 5 behind their own
+ * a6 c6 e6 g6; Black's king never leaves rank 8, the light bishop can never take a Black pawn
+ * (all on dark squares) nor cover the dark flights of that king.  It
+ * must be proven by the lanes for both sides, with no mate within four plies either way (every
+ * line, refute.h).  Pawns that can meet a capture (a2/a7 beside b2/b7) have no lanes: a pawn
+ * takes and queens, and a helpmate exists. */
+Test(dead, pawn_lanes_proof) {
+  static const char *const lanes[] = {"k7/1p6/pPp5/2P1p3/Pp1pP1p1/1P1P2P1/8/3K4 w - - 0 1",
+                                      "3k4/p1p1p1p1/P1P1P1P1/8/8/8/P1P1P1P1/3K1B2 w - - 0 1",
+                                      "3k4/p1p1pBp1/P1P1P1P1/8/8/8/P1P1P1P1/3K4 w - - 0 1"};
+  arb_position p;
+  for (int i = 0; i < 3; i++) {
+    p = test_fen(lanes[i]);
+    for (int side = 0; side < 2; side++) {
+      arb_winnability w;
+      cr_expect_eq(arb_winnability_of(&p, (arb_color)side, 0, &w), ARB_WIN_UNWINNABLE, "%s",
+                   lanes[i]);
+      cr_expect_eq(w.proof, ARB_PROOF_PAWN_LANES, "%s: proof %s", lanes[i],
+                   arb_win_proof_name(w.proof));
+      cr_expect_eq(verdict(&p, side), ARB_WIN_UNWINNABLE, "mirror");
+      cr_expect(!refute_any_mate(&p, side, 4), "%s", lanes[i]);
+    }
+    cr_expect(arb_is_dead_position(&p), "%s", lanes[i]);
+  }
+  cr_expect_str_eq(arb_win_proof_name(ARB_PROOF_PAWN_LANES), "pawn_lanes");
+  p = test_fen("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1");
+  for (int side = 0; side < 2; side++) {
+    arb_winnability w;
+    cr_expect_eq(arb_winnability_of(&p, (arb_color)side, 0, &w), ARB_WIN_WINNABLE);
+    cr_expect(line_mates(&p, &w, side));
+  }
+}
+
 /* Every placement of White's king and a queen or rook next to Black's king (on a quarter of the
  * board), Black to move:
  * White cannot mate exactly when every Black move takes the piece (bare kings) or there is no
@@ -469,10 +506,13 @@ Test(dead, search_and_fixed_pawns_are_never_refuted) {
                                        "4k3/pp4pp/8/PP4PP/8/8/8/4K2B w - - 0 1",
                                        "k7/p1p5/P1P5/8/8/8/2B5/K7 w - - 0 1",
                                        "1k6/8/1p1p1p2/1P1P1P2/8/8/3B4/3K4 w - - 0 1",
-                                       "4k3/3r4/8/8/8/8/3R4/4K3 w - - 0 1"};
+                                       "4k3/3r4/8/8/8/8/3R4/4K3 w - - 0 1",
+                                       "k7/1p6/pPp5/2P1p3/Pp1pP1p1/1P1P2P1/8/3K4 w - - 0 1",
+                                       "k7/1p6/pPp5/2P5/Pp1pp1p1/1P1P2P1/4P3/3K4 w - - 0 1",
+                                       "3k4/p1p1p1p1/P1P1P1P1/8/8/8/P1P1P1P1/3K1B2 w - - 0 1"};
   const int nstarts = (int)(sizeof starts / sizeof starts[0]);
   uint64_t seed = 19;
-  int proofs[ARB_PROOF_SEARCH + 1] = {0};
+  int proofs[ARB_PROOF_PAWN_LANES + 1] = {0};
   for (int g = 0; g < 4 * nstarts; g++) {
     arb_position p = test_fen(starts[g % nstarts]);
     for (int ply = 0; ply < 24; ply++) {
@@ -488,7 +528,9 @@ Test(dead, search_and_fixed_pawns_are_never_refuted) {
         if (w.verdict == ARB_WIN_WINNABLE) cr_assert(line_mates(&p, &w, side));
         if (w.verdict != ARB_WIN_UNWINNABLE) continue;
         proofs[w.proof]++;
-        if (w.proof != ARB_PROOF_SEARCH && w.proof != ARB_PROOF_FIXED_PAWNS) continue;
+        if (w.proof != ARB_PROOF_SEARCH && w.proof != ARB_PROOF_FIXED_PAWNS &&
+            w.proof != ARB_PROOF_PAWN_LANES)
+          continue;
         char fen[ARB_FEN_MAX];
         arb_fen_write(&p, fen, sizeof fen, 0);
         cr_assert(!refute_any_mate(&p, side, 4), "%s: a mate within 4 plies for %s (%s)", fen,
@@ -499,4 +541,6 @@ Test(dead, search_and_fixed_pawns_are_never_refuted) {
   }
   cr_expect_gt(proofs[ARB_PROOF_FIXED_PAWNS], 20, "%d fixed_pawns proofs",
                proofs[ARB_PROOF_FIXED_PAWNS]);
+  cr_expect_gt(proofs[ARB_PROOF_PAWN_LANES], 5, "%d pawn_lanes proofs",
+               proofs[ARB_PROOF_PAWN_LANES]);
 }

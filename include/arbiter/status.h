@@ -74,11 +74,13 @@ typedef enum arb_win_proof {
   ARB_PROOF_FIXED_PAWNS,  /* UNWINNABLE: every pawn blocked for ever, and no square the other
                            * king can reach could be a mate: never attacked, or too few of its
                            * flights can be covered or blocked (walls.c) */
-  ARB_PROOF_SEARCH        /* UNWINNABLE: every position reachable from the board enumerated
+  ARB_PROOF_SEARCH,       /* UNWINNABLE: every position reachable from the board enumerated
                            * (captures and pawn moves too), stopping only at positions proven by
-                           * material or fixed_pawns, and none of them a mate; nodes says how many were
-                           * made
-                           */
+                           * material, fixed_pawns or pawn_lanes, and none of them a mate; nodes
+                           * says how many were made */
+  ARB_PROOF_PAWN_LANES    /* UNWINNABLE: as FIXED_PAWNS, but some pawns can still move: each only
+                           * along its file towards the other side's pawns, which it can never
+                           * pass, and no capture is ever possible (walls.c) */
 } arb_win_proof;
 
 /* The node budget arb_winnability_of uses when asked for 0. */
@@ -119,7 +121,7 @@ ARB_API arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color si
                                            arb_winnability *out);
 
 /* Static names: "winnable", "unwinnable", "unknown"; "helpmate", "material", "locked_walls",
- * "game_over", "fixed_pawns", "search". */
+ * "game_over", "fixed_pawns", "search", "pawn_lanes". */
 ARB_API const char *arb_win_verdict_name(arb_win_verdict v);
 ARB_API const char *arb_win_proof_name(arb_win_proof p);
 

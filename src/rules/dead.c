@@ -241,12 +241,13 @@ int arb_cannot_mate(const arb_position *pos, arb_color side) {
 
 int arb_is_dead_position(const arb_position *pos) {
   /* With a pawn on the board neither material test can hold (a side with a pawn can mate by
-   * material, and it is not insufficient material): only a locked wall, or a forced line, can
-   * make it dead.  The common case, asked after every move of every game, stops at the
+   * material, and it is not insufficient material): only fixed pawns or lanes (walls.c, a few
+   * bitboard operations when they cannot hold), a locked wall, or a forced line, can make it
+   * dead.  The common case, asked after every move of every game, stops at the
    * counts of forced_into_dead. */
   if (pos->by_type[ARB_PAWN])
-    return (arb__pawns_locked(pos) && (leaf(pos, -1) || arb__locked_walls_hold(pos, -1))) ||
-           forced_into_dead(pos);
+    return (arb__pawns_face(pos) && leaf(pos, -1)) ||
+           (arb__pawns_locked(pos) && arb__locked_walls_hold(pos, -1)) || forced_into_dead(pos);
   if (arb_is_insufficient_material(pos) ||
       (arb_cannot_mate_by_material(pos, ARB_WHITE) && arb_cannot_mate_by_material(pos, ARB_BLACK)))
     return 1;

@@ -62,8 +62,13 @@ int arb__locked_walls_hold(const arb_position *p, int loser);
 /* 1 when every pawn is blocked head-on by a pawn (of either colour), and there is a pawn. */
 int arb__pawns_locked(const arb_position *p);
 
-/* 1 if `winner` can never mate (walls.c: pawns that can never move, and no square behind them
- * where the other king could be mated).  Microseconds; 0 means "not proven". */
+/* 1 when there is a pawn, every White pawn has a Black one ahead of it on its file and every
+ * Black pawn a White one: the pawns could have lanes (arb__never_mates).  A few operations. */
+int arb__pawns_face(const arb_position *p);
+
+/* Nonzero if `winner` can never mate (walls.c: pawns that can never move, or move only along
+ * their files towards the other side's, and no square behind them where the other king could be
+ * mated): 1 every pawn fixed, 2 some pawn can move.  Microseconds; 0 means "not proven". */
 int arb__never_mates(const arb_position *p, int winner);
 
 #endif

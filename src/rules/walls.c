@@ -20,27 +20,33 @@
  * men, a different man for each: when the loser's men that could ever stand on those flights are
  * fewer than the flights, no mate there.  No such square at all: no mate ever.  (A bishop of the
  * wrong colour behind its own pawns, kings that cannot cross a wall, bishops of one colour that
- * would need the loser to block every square of the other.)  En passant on the board (a pawn
- * could move), a missing king or more than 16 of the loser's pieces answer "not proven".
+ * would need the loser to block every square of the other.)
+ * "pawn_lanes" is the same where some pawns can still move: each only along its file towards
+ * the other side's pawns, within its lane (pawn_lanes below); the pawns that never move block
+ * lines, a region may cross a lane of its own side, any square of an enemy lane is a pawn to
+ * capture (a king's only where a pawn that never moves guards it), and a pawn attacks from every
+ * square of its lane (checks and cover too).  En passant on the board, a missing king or more
+ * than 16 of the loser's men answer "not proven".
  */
 #include "arbiter/status.h"
 #include "board/board_internal.h"
 #include "rules/reach.h"
 
-/* The region of a man of type t on `from` (see above); `hits` gathers the enemy pawns it could
- * capture, `attacks` the squares it attacks from its region. */
-static arb_bitboard flood(arb_piece_type t, arb_square from, arb_bitboard own_pawns,
-                          arb_bitboard enemy_pawns, arb_bitboard forbidden, arb_bitboard *hits,
+/* The region of a man of type t on `from` (see above): `occ` blocks its lines (the pawns that
+ * never move), it never steps onto `own` (its own pawns that never move) nor `forbidden`; `hits`
+ * gathers the squares of `enemy` (every square an enemy pawn may ever stand on) it could capture
+ * on, `attacks` the squares it attacks from its region. */
+static arb_bitboard flood(arb_piece_type t, arb_square from, arb_bitboard occ, arb_bitboard own,
+                          arb_bitboard enemy, arb_bitboard forbidden, arb_bitboard *hits,
                           arb_bitboard *attacks) {
-  const arb_bitboard pawns = own_pawns | enemy_pawns;
   arb_bitboard region = ARB_BB(from), todo = region;
   while (todo) {
-    const arb_bitboard a = arb__piece_attacks(t, arb__pop_lsb(&todo), pawns);
+    const arb_bitboard a = arb__piece_attacks(t, arb__pop_lsb(&todo), occ);
     *attacks |= a;
-    const arb_bitboard to = a & ~own_pawns & ~forbidden;
-    *hits |= to & enemy_pawns;
-    todo |= to & ~enemy_pawns & ~region;
-    region |= to & ~enemy_pawns;
+    const arb_bitboard to = a & ~own & ~forbidden;
+    *hits |= to & enemy;
+    todo |= to & ~enemy & ~region;
+    region |= to & ~enemy;
   }
   return region;
 }
@@ -52,26 +58,100 @@ static arb_bitboard pawn_attacks(arb_bitboard pawns, int color) {
 
 #define MAX_MEN 16 /* a side's men whose regions are kept one by one (more: "not proven") */
 
+int arb__pawns_face(const arb_position *p) {
+  const arb_bitboard white = p->by_type[ARB_PAWN] & p->by_color[ARB_WHITE],
+                     black = p->by_type[ARB_PAWN] & p->by_color[ARB_BLACK];
+  arb_bitboard below = black >> 8, above = white << 8; /* fills along the files */
+  below |= below >> 8;
+  below |= below >> 16;
+  below |= below >> 32;
+  above |= above << 8;
+  above |= above << 16;
+  above |= above << 32;
+  return (white | black) && !(white & ~below) && !(black & ~above);
+}
+
+/* The lanes of the pawns: lane[sq] is every square the pawn on sq may ever stand on while no
+ * pawn captures or is captured, seg[c] their union for colour c.  0 when some pawn could run
+ * free (a file whose lowest pawn is Black's or whose highest is White's, or a Black pawn below a
+ * White one it does not face).  A file is read bottom up as runs of White pawns then Black ones:
+ * without a capture pawns never pass each other on a file, White's only go up and Black's only
+ * down, so in a run of a White pawns below b Black ones, the lowest Black one never rises above
+ * its rank lb and the highest White one never sinks below its rank hw: the White pawn i (from
+ * the bottom, 0..a-1) stays between its rank and lb - (a - i), the Black pawn j (0..b-1) between
+ * hw + 1 + j and its rank; two runs never meet (the Black pawns of the lower one move down, away
+ * from the White ones of the upper one). */
+static int pawn_lanes(const arb_position *p, arb_bitboard lane[64], arb_bitboard seg[2]) {
+  if (!arb__pawns_face(p)) return 0;
+  seg[0] = seg[1] = 0;
+  for (int f = 0; f < 8; f++) {
+    int rank[8], color[8], n = 0;
+    for (int r = 0; r < 8; r++) {
+      const arb_square sq = (arb_square)(r * 8 + f);
+      if (ARB_PIECE_TYPE(p->board[sq]) != ARB_PAWN) continue;
+      rank[n] = r;
+      color[n++] = ARB_PIECE_COLOR(p->board[sq]);
+    }
+    for (int k = 0; k < n;) { /* one run: White pawns k..k+a-1, Black ones k+a..k+a+b-1 */
+      int a = 0, b = 0;
+      while (k + a < n && color[k + a] == ARB_WHITE)
+        a++;
+      while (k + a + b < n && color[k + a + b] == ARB_BLACK)
+        b++;
+      if (!a || !b) return 0;
+      const int lb = rank[k + a], hw = rank[k + a - 1];
+      for (int i = 0; i < a + b; i++) {
+        const int from = i < a ? rank[k + i] : hw + 1 + (i - a),
+                  to = i < a ? lb - (a - i) : rank[k + i];
+        arb_bitboard l = 0;
+        for (int r = from; r <= to; r++)
+          l |= ARB_BB(r * 8 + f);
+        lane[rank[k + i] * 8 + f] = l;
+        seg[color[k + i]] |= l;
+      }
+      k += a + b;
+    }
+  }
+  return 1;
+}
+
 int arb__never_mates(const arb_position *p, int winner) {
   const arb_bitboard pawns = p->by_type[ARB_PAWN];
-  if (p->ep_square != ARB_NO_SQUARE || !arb__pawns_locked(p)) return 0;
+  if (p->ep_square != ARB_NO_SQUARE || !pawns) return 0;
   for (int c = 0; c < 2; c++)
     if (arb__popcount(p->by_type[ARB_KING] & p->by_color[c]) != 1) return 0;
+  arb_bitboard lane[64], seg[2];
+  if (!pawn_lanes(p, lane, seg)) return 0;
+  /* (b) below for pawns alone first: it rejects most positions of real games cheaply. */
+  if ((pawn_attacks(seg[ARB_WHITE], ARB_WHITE) & seg[ARB_BLACK]) ||
+      (pawn_attacks(seg[ARB_BLACK], ARB_BLACK) & seg[ARB_WHITE]))
+    return 0;
   const int loser = winner ^ 1;
-  arb_bitboard own[2], hit = 0, piece_region[2] = {0, 0}, king_region[2], attacks[2] = {0, 0};
-  arb_bitboard blocker[MAX_MEN]; /* the region of each of the loser's pieces */
+  /* fixed[c]: the pawns of colour c that never move (a lane of one square). */
+  arb_bitboard fixed[2] = {0, 0}, hit = 0, piece_region[2] = {0, 0}, king_region[2];
+  arb_bitboard attacks[2] = {0, 0};
+  arb_bitboard blocker[MAX_MEN]; /* the region (lane) of each of the loser's men but its king */
   int blockers = 0;
-  for (int c = 0; c < 2; c++)
-    own[c] = pawns & p->by_color[c];
+  for (arb_bitboard b = pawns; b;) {
+    const arb_square sq = arb__pop_lsb(&b);
+    const int c = ARB_PIECE_COLOR(p->board[sq]);
+    if (lane[sq] == ARB_BB(sq)) fixed[c] |= ARB_BB(sq);
+    if (c == loser) {
+      if (blockers == MAX_MEN) return 0;
+      blocker[blockers++] = lane[sq];
+    }
+  }
+  const arb_bitboard occ = fixed[0] | fixed[1];
   for (int c = 0; c < 2; c++) {
-    const arb_bitboard guarded = pawn_attacks(own[c ^ 1], c ^ 1); /* the king's no-go squares */
+    /* The king's no-go squares: those a pawn that never moves attacks. */
+    const arb_bitboard guarded = pawn_attacks(fixed[c ^ 1], c ^ 1);
     arb_bitboard ignored = 0;
     king_region[c] =
-        flood(ARB_KING, arb__king_sq(p, c), own[c], own[c ^ 1], guarded, &hit, &ignored);
+        flood(ARB_KING, arb__king_sq(p, c), occ, fixed[c], seg[c ^ 1], guarded, &hit, &ignored);
     for (arb_bitboard b = p->by_color[c] & ~pawns & ~p->by_type[ARB_KING]; b;) {
       const arb_square sq = arb__pop_lsb(&b);
       const arb_bitboard r =
-          flood(ARB_PIECE_TYPE(p->board[sq]), sq, own[c], own[c ^ 1], 0, &hit, &attacks[c]);
+          flood(ARB_PIECE_TYPE(p->board[sq]), sq, occ, fixed[c], seg[c ^ 1], 0, &hit, &attacks[c]);
       piece_region[c] |= r;
       if (c == loser) {
         if (blockers == MAX_MEN) return 0;
@@ -80,21 +160,22 @@ int arb__never_mates(const arb_position *p, int winner) {
     }
   }
   if (hit) return 0;          /* (a) a pawn could be captured */
-  for (int c = 0; c < 2; c++) /* (b) a pawn could capture a piece or a pawn */
-    if (pawn_attacks(own[c], c) & (piece_region[c ^ 1] | own[c ^ 1])) return 0;
-  /* Where could the loser's king be mated?  On a square of its region that a piece of the winner
-   * attacks (a check), with every flight covered: attacked by the winner (its pieces from their
-   * regions, its king from its region, its pawns), or blocked by one of the loser's own men —
-   * each man blocks one square, its own pawns stand where they are. */
-  arb_bitboard cover = attacks[winner] | pawn_attacks(own[winner], winner);
+  for (int c = 0; c < 2; c++) /* (b) a pawn could capture a piece or a pawn (en passant too) */
+    if (pawn_attacks(seg[c], c) & (piece_region[c ^ 1] | seg[c ^ 1])) return 0;
+  /* Where could the loser's king be mated?  On a square of its region that the winner attacks (a
+   * check: a piece from its region, or a pawn from its lane), with every flight covered: attacked
+   * by the winner (its pieces and pawns as above, its king from its region), or blocked by one of
+   * the loser's own men, each man (a pawn along its lane) on one square. */
+  const arb_bitboard checks = attacks[winner] | pawn_attacks(seg[winner], winner);
+  arb_bitboard cover = checks;
   for (arb_bitboard b = king_region[winner]; b;)
     cover |= arb__tab.king[arb__pop_lsb(&b)];
-  for (arb_bitboard b = king_region[loser] & attacks[winner]; b;) {
+  for (arb_bitboard b = king_region[loser] & checks; b;) {
     const arb_bitboard open = arb__tab.king[arb__pop_lsb(&b)] & ~cover;
-    int can_block = arb__popcount(open & own[loser]);
+    int can_block = 0;
     for (int i = 0; i < blockers; i++)
       can_block += (blocker[i] & open) != 0;
     if (can_block >= arb__popcount(open)) return 0; /* a mate there is not excluded */
   }
-  return 1;
+  return (fixed[0] | fixed[1]) == pawns ? 1 : 2;
 }

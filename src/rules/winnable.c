@@ -830,9 +830,10 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
     out->proof = ARB_PROOF_LOCKED_WALLS;
     return out->verdict;
   }
-  if (arb__never_mates(pos, side)) {
+  const int lanes = arb__never_mates(pos, side);
+  if (lanes) {
     out->verdict = ARB_WIN_UNWINNABLE;
-    out->proof = ARB_PROOF_FIXED_PAWNS;
+    out->proof = lanes == 2 ? ARB_PROOF_PAWN_LANES : ARB_PROOF_FIXED_PAWNS;
     return out->verdict;
   }
   const uint64_t total = budget ? budget : ARB_WIN_DEFAULT_BUDGET;
@@ -873,6 +874,7 @@ const char *arb_win_proof_name(arb_win_proof p) {
   case ARB_PROOF_GAME_OVER: return "game_over";
   case ARB_PROOF_FIXED_PAWNS: return "fixed_pawns";
   case ARB_PROOF_SEARCH: return "search";
+  case ARB_PROOF_PAWN_LANES: return "pawn_lanes";
   default: return "";
   }
 }
