@@ -26,6 +26,13 @@ void arb__out_bytes(arb__out *o, const char *text, size_t n) ARB_HIDDEN;
 /* The length to return (clamped to INT32_MAX-ish int range). */
 int arb__out_result(const arb__out *o) ARB_HIDDEN;
 
+/* The text of a comment with its recognised commands taken out: command(ctx, s, n) gives the
+ * length of a command it reads at s[0, n) (storing its value), or 0.  The runs of text between
+ * removed commands are trimmed of blanks and joined by one blank into o. */
+typedef size_t (*arb__command_fn)(void *ctx, const char *s, size_t n);
+void arb__strip_commands(const char *text, size_t len, arb__command_fn command, void *ctx,
+                         arb__out *o) ARB_HIDDEN;
+
 static inline int arb__is_digit(char c) { return c >= '0' && c <= '9'; }
 static inline int arb__is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';

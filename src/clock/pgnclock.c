@@ -93,6 +93,36 @@ static size_t clock_command(const char *s, size_t len, arb_pgn_clock_data *data)
   return 0;
 }
 
+static size_t clock_command_fn(void *ctx, const char *s, size_t n) {
+  return clock_command(s, n, ctx);
+}
+
+void arb__strip_commands(const char *text, size_t len, arb__command_fn command, void *ctx,
+                         arb__out *o) {
+  /* Kept text runs between removed commands; blanks next to a removal (and at both ends) are
+   * dropped, and two non-empty runs are joined by one blank. */
+  size_t seg = 0, i = 0;
+  int wrote = 0;
+  for (;;) {
+    size_t cmd = 0;
+    while (i < len && !(text[i] == '[' && (cmd = command(ctx, text + i, len - i))))
+      i++;
+    size_t a = seg, b = i;
+    while (a < b && arb__is_blank(text[a]))
+      a++;
+    while (b > a && arb__is_blank(text[b - 1]))
+      b--;
+    if (b > a) {
+      if (wrote) arb__out_bytes(o, " ", 1);
+      arb__out_bytes(o, text + a, b - a);
+      wrote = 1;
+    }
+    if (i >= len) break;
+    i += cmd;
+    seg = i;
+  }
+}
+
 arb_status arb_pgn_comment_clock(const char *comment, size_t len, arb_pgn_clock_data *data,
                                  char *rest, size_t rest_size, size_t *rest_len) {
   arb__out o;
@@ -105,28 +135,7 @@ arb_status arb_pgn_comment_clock(const char *comment, size_t len, arb_pgn_clock_
     comment++;
     len -= 2;
   }
-  /* Kept text runs between removed commands; blanks next to a removal (and at both ends) are
-   * dropped, and two non-empty runs are joined by one blank. */
-  size_t seg = 0, i = 0;
-  int wrote = 0;
-  for (;;) {
-    size_t cmd = 0;
-    while (i < len && !(comment[i] == '[' && (cmd = clock_command(comment + i, len - i, data))))
-      i++;
-    size_t a = seg, b = i;
-    while (a < b && arb__is_blank(comment[a]))
-      a++;
-    while (b > a && arb__is_blank(comment[b - 1]))
-      b--;
-    if (b > a) {
-      if (wrote) arb__out_bytes(&o, " ", 1);
-      arb__out_bytes(&o, comment + a, b - a);
-      wrote = 1;
-    }
-    if (i >= len) break;
-    i += cmd;
-    seg = i;
-  }
+  arb__strip_commands(comment, len, clock_command_fn, data, &o);
   if (rest_len) *rest_len = o.len;
   return ARB_OK;
 }

@@ -116,33 +116,15 @@ static size_t command_at(const char *s, size_t n, arb_pgn_commands *c) {
   return 0;
 }
 
+static size_t command_fn(void *ctx, const char *s, size_t n) { return command_at(s, n, ctx); }
+
 arb_status arb_pgn_commands_read(const char *text, size_t len, arb_pgn_commands *c, char *rest,
                                  size_t rest_size, size_t *rest_len) {
   arb__out o;
   arb__out_init(&o, rest, rest_size);
   if (rest_len) *rest_len = 0;
   if (!c || (!text && len)) return ARB_ERR_ARGUMENT;
-  /* Kept text runs between removed commands, trimmed, joined by one blank. */
-  size_t seg = 0, i = 0;
-  int wrote = 0;
-  for (;;) {
-    size_t cmd = 0;
-    while (i < len && !(text[i] == '[' && (cmd = command_at(text + i, len - i, c))))
-      i++;
-    size_t a = seg, b = i;
-    while (a < b && arb__is_blank(text[a]))
-      a++;
-    while (b > a && arb__is_blank(text[b - 1]))
-      b--;
-    if (b > a) {
-      if (wrote) arb__out_bytes(&o, " ", 1);
-      arb__out_bytes(&o, text + a, b - a);
-      wrote = 1;
-    }
-    if (i >= len) break;
-    i += cmd;
-    seg = i;
-  }
+  arb__strip_commands(text, len, command_fn, c, &o);
   if (rest_len) *rest_len = o.len;
   return ARB_OK;
 }
