@@ -73,6 +73,7 @@ bench:
 	./build/release/bench/perft
 	./build/release/bench/query
 	./build/release/bench/dead
+	sh bench/dead_cha.sh
 	./build/release/bench/pgn
 	./build/release/bench/referee
 	./build/release/bench/serve --games 1000

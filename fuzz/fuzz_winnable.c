@@ -44,7 +44,8 @@ static arb_win_verdict check_side(const arb_position *pos, int side, const char 
   } else if (v == ARB_WIN_UNWINNABLE) {
     FUZZ_CHECK_CTX(w.proof == ARB_PROOF_MATERIAL || w.proof == ARB_PROOF_LOCKED_WALLS ||
                        w.proof == ARB_PROOF_GAME_OVER || w.proof == ARB_PROOF_FIXED_PAWNS ||
-                       w.proof == ARB_PROOF_SEARCH || w.proof == ARB_PROOF_PAWN_LANES,
+                       w.proof == ARB_PROOF_SEARCH || w.proof == ARB_PROOF_PAWN_LANES ||
+                       w.proof == ARB_PROOF_PAWN_STRUCTURES,
                    fen);
     FUZZ_CHECK_CTX(*arb_win_proof_name(w.proof), fen);
     FUZZ_CHECK_CTX(!refute_any_mate(pos, side, arb_count_legal(pos) <= 8 ? 4 : 3), fen);

@@ -407,6 +407,18 @@ Test(dead, fixed_pawns_proof) {
   cr_expect_neq(w.proof, ARB_PROOF_FIXED_PAWNS);
 }
 
+/* Both sides of p are UNWINNABLE by `proof` at the default budget, the mirror image agrees,
+ * and no mate is found within four plies (every line, refute.h). */
+static void expect_proof_both_sides(const arb_position *p, const char *fen, arb_win_proof proof) {
+  for (int side = 0; side < 2; side++) {
+    arb_winnability w;
+    cr_expect_eq(arb_winnability_of(p, (arb_color)side, 0, &w), ARB_WIN_UNWINNABLE, "%s", fen);
+    cr_expect_eq(w.proof, proof, "%s: proof %s", fen, arb_win_proof_name(w.proof));
+    cr_expect_eq(verdict(p, side), ARB_WIN_UNWINNABLE, "mirror");
+    cr_expect(!refute_any_mate(p, side, 4), "%s", fen);
+  }
+}
+
 /* Pawn lanes (walls.c).  Every pawn is head-on (b3/b4, b6/b7, c5/c6, d3/d4, e4/e5, g3/g4)
  * except on the a-file, where White's a4 and Black's a6 can each still step to a5 — and to
  * nothing else, and nothing can ever take them.  A position of the community set labelled "--"
@@ -424,15 +436,7 @@ Test(dead, pawn_lanes_proof) {
   arb_position p;
   for (int i = 0; i < 3; i++) {
     p = test_fen(lanes[i]);
-    for (int side = 0; side < 2; side++) {
-      arb_winnability w;
-      cr_expect_eq(arb_winnability_of(&p, (arb_color)side, 0, &w), ARB_WIN_UNWINNABLE, "%s",
-                   lanes[i]);
-      cr_expect_eq(w.proof, ARB_PROOF_PAWN_LANES, "%s: proof %s", lanes[i],
-                   arb_win_proof_name(w.proof));
-      cr_expect_eq(verdict(&p, side), ARB_WIN_UNWINNABLE, "mirror");
-      cr_expect(!refute_any_mate(&p, side, 4), "%s", lanes[i]);
-    }
+    expect_proof_both_sides(&p, lanes[i], ARB_PROOF_PAWN_LANES);
     cr_expect(arb_is_dead_position(&p), "%s", lanes[i]);
   }
   cr_expect_str_eq(arb_win_proof_name(ARB_PROOF_PAWN_LANES), "pawn_lanes");
@@ -512,7 +516,7 @@ Test(dead, search_and_fixed_pawns_are_never_refuted) {
                                        "3k4/p1p1p1p1/P1P1P1P1/8/8/8/P1P1P1P1/3K1B2 w - - 0 1"};
   const int nstarts = (int)(sizeof starts / sizeof starts[0]);
   uint64_t seed = 19;
-  int proofs[ARB_PROOF_PAWN_LANES + 1] = {0};
+  int proofs[ARB_PROOF_PAWN_STRUCTURES + 1] = {0};
   for (int g = 0; g < 4 * nstarts; g++) {
     arb_position p = test_fen(starts[g % nstarts]);
     for (int ply = 0; ply < 24; ply++) {
@@ -529,7 +533,7 @@ Test(dead, search_and_fixed_pawns_are_never_refuted) {
         if (w.verdict != ARB_WIN_UNWINNABLE) continue;
         proofs[w.proof]++;
         if (w.proof != ARB_PROOF_SEARCH && w.proof != ARB_PROOF_FIXED_PAWNS &&
-            w.proof != ARB_PROOF_PAWN_LANES)
+            w.proof != ARB_PROOF_PAWN_LANES && w.proof != ARB_PROOF_PAWN_STRUCTURES)
           continue;
         char fen[ARB_FEN_MAX];
         arb_fen_write(&p, fen, sizeof fen, 0);
@@ -543,4 +547,72 @@ Test(dead, search_and_fixed_pawns_are_never_refuted) {
                proofs[ARB_PROOF_FIXED_PAWNS]);
   cr_expect_gt(proofs[ARB_PROOF_PAWN_LANES], 5, "%d pawn_lanes proofs",
                proofs[ARB_PROOF_PAWN_LANES]);
+}
+
+/* Pawn structures (structures.c).  Two positions of the community set labelled "--" by their
+ * contributors: White's a2 c2 e2 g2 walk up to rank 5 and may take Black's rank-5 pawns with the
+ * king, but Black's king never leaves rank 8 and nothing of White's can ever check it there; and
+ * a locked chain where White's knight and Black's bishop can never move (nor be taken), so that
+ * f7 never promotes.  Proven for both sides, no mate within four plies (every line, refute.h).
+ * The third position (labelled "WB": both can mate) has a bishop that cannot move but can be
+ * taken, after which the king takes the pawn it guarded: it must never be proven. */
+Test(dead, pawn_structures_proof) {
+  static const char *const dead[] = {"1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
+                                     "k4bBN/b3pPp1/3pP1Pp/2pP3P/BpP5/1P6/K7/8 b - - 0 1"};
+  for (int i = 0; i < 2; i++) {
+    arb_position p = test_fen(dead[i]);
+    expect_proof_both_sides(&p, dead[i], ARB_PROOF_PAWN_STRUCTURES);
+  }
+  cr_expect_str_eq(arb_win_proof_name(ARB_PROOF_PAWN_STRUCTURES), "pawn_structures");
+  arb_position p = test_fen("k1bK4/1p1p4/1PpPp3/2P1Pp2/2p1pP2/2p1P3/2P5/8 w - - 0 1");
+  for (int side = 0; side < 2; side++)
+    cr_expect_neq(verdict(&p, side), ARB_WIN_UNWINNABLE, "a bishop that can be taken");
+}
+
+/* A budget smaller than one expansion of the enumeration still bounds the whole search (it once
+ * wrapped around to "no limit" when the enumeration passed it). */
+Test(dead, tiny_budget_holds) {
+  arb_position p = test_fen("8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1");
+  for (uint64_t budget = 1; budget <= 64; budget *= 2)
+    for (int side = 0; side < 2; side++) {
+      arb_winnability w;
+      arb_winnability_of(&p, (arb_color)side, budget, &w);
+      cr_expect_leq(w.nodes, budget + ARB_MAX_MOVES + 2, "budget %llu: %llu nodes",
+                    (unsigned long long)budget, (unsigned long long)w.nodes);
+    }
+}
+
+/* The community positions (../shared/data/dead/community-positions.txt, labelled by chasolver's
+ * users and CHA, an independent implementation; skipped when absent): at a tenth of the default
+ * budget every
+ * verdict Arbiter reaches agrees with the label — every proof of "unwinnable" included — and
+ * every helpmate line mates. */
+Test(dead, community_labels_agree, .timeout = 600) {
+  FILE *f = fopen(ARB_TEST_DATA "/../../../shared/data/dead/community-positions.txt", "r");
+  if (!f) cr_skip_test("../shared/data/dead/community-positions.txt not found");
+  char line[256];
+  int decided = 0, unwinnable = 0, structures = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || strlen(line) < 4) continue;
+    line[strcspn(line, "\r\n")] = '\0';
+    arb_position p;
+    if (arb_fen_read(&p, line + 3, ARB_FEN_PROBLEMS_ALL, NULL) != ARB_OK) continue;
+    for (int side = 0; side < 2; side++) {
+      const int can = line[side] != '-';
+      arb_winnability w;
+      arb_winnability_of(&p, (arb_color)side, 50000, &w);
+      if (w.verdict == ARB_WIN_UNKNOWN) continue;
+      decided++;
+      structures += w.proof == ARB_PROOF_PAWN_STRUCTURES;
+      unwinnable += w.verdict == ARB_WIN_UNWINNABLE;
+      cr_assert_eq(w.verdict == ARB_WIN_WINNABLE, can, "%s for %s: %s (%s) against the label",
+                   line + 3, side ? "black" : "white", arb_win_verdict_name(w.verdict),
+                   arb_win_proof_name(w.proof));
+      if (can) cr_assert(line_mates(&p, &w, side), "%s", line + 3);
+    }
+  }
+  fclose(f);
+  cr_expect_gt(decided, 2500, "%d sides decided", decided);
+  cr_expect_gt(unwinnable, 1000, "%d unwinnable", unwinnable);
+  cr_expect_gt(structures, 20, "%d pawn_structures proofs", structures);
 }

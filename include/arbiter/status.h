@@ -65,28 +65,34 @@ typedef enum arb_win_verdict {
 
 typedef enum arb_win_proof {
   ARB_PROOF_NONE = 0,
-  ARB_PROOF_HELPMATE,     /* WINNABLE: line[] is a helpmate (checked by replaying it) */
-  ARB_PROOF_MATERIAL,     /* UNWINNABLE: by material (arb_cannot_mate_by_material) */
-  ARB_PROOF_LOCKED_WALLS, /* UNWINNABLE: every position behind the locked pawns enumerated */
-  ARB_PROOF_GAME_OVER,    /* UNWINNABLE: no legal move on the board (stalemate, or the side
-                           * itself mated); a mate already on the board is WINNABLE, a HELPMATE
-                           * line of no moves */
-  ARB_PROOF_FIXED_PAWNS,  /* UNWINNABLE: every pawn blocked for ever, and no square the other
-                           * king can reach could be a mate: never attacked, or too few of its
-                           * flights can be covered or blocked (walls.c) */
-  ARB_PROOF_SEARCH,       /* UNWINNABLE: every position reachable from the board enumerated
-                           * (captures and pawn moves too), stopping only at positions proven by
-                           * material, fixed_pawns or pawn_lanes, and none of them a mate; nodes
-                           * says how many were made */
-  ARB_PROOF_PAWN_LANES    /* UNWINNABLE: as FIXED_PAWNS, but some pawns can still move: each only
-                           * along its file towards the other side's pawns, which it can never
-                           * pass, and no capture is ever possible (walls.c) */
+  ARB_PROOF_HELPMATE,       /* WINNABLE: line[] is a helpmate (checked by replaying it) */
+  ARB_PROOF_MATERIAL,       /* UNWINNABLE: by material (arb_cannot_mate_by_material) */
+  ARB_PROOF_LOCKED_WALLS,   /* UNWINNABLE: every position behind the locked pawns enumerated */
+  ARB_PROOF_GAME_OVER,      /* UNWINNABLE: no legal move on the board (stalemate, or the side
+                             * itself mated); a mate already on the board is WINNABLE, a HELPMATE
+                             * line of no moves */
+  ARB_PROOF_FIXED_PAWNS,    /* UNWINNABLE: every pawn blocked for ever, and no square the other
+                             * king can reach could be a mate: never attacked, or too few of its
+                             * flights can be covered or blocked (walls.c) */
+  ARB_PROOF_SEARCH,         /* UNWINNABLE: every position reachable from the board enumerated
+                             * (captures and pawn moves too), stopping only at positions proven by
+                             * material, fixed_pawns or pawn_lanes, and none of them a mate; nodes
+                             * says how many were made */
+  ARB_PROOF_PAWN_LANES,     /* UNWINNABLE: as FIXED_PAWNS, but some pawns can still move: each only
+                             * along its file towards the other side's pawns, which it can never
+                             * pass, and no capture is ever possible (walls.c) */
+  ARB_PROOF_PAWN_STRUCTURES /* UNWINNABLE: every pawn structure reachable from the board listed
+                             * (pawn moves, captures, promotions), the other men as the squares
+                             * they could reach behind each, and no structure leaves a square
+                             * where the other king could be mated: checks only from pieces or
+                             * a pawn that has just moved, every flight covered or blocked
+                             * (structures.c) */
 } arb_win_proof;
 
 /* The node budget arb_winnability_of uses when asked for 0. */
 #define ARB_WIN_DEFAULT_BUDGET 500000
 
-#define ARB_WIN_MAX_LINE 64
+#define ARB_WIN_MAX_LINE 128
 
 typedef struct arb_winnability {
   arb_win_verdict verdict;
@@ -97,7 +103,9 @@ typedef struct arb_winnability {
 } arb_winnability;
 
 /* Decides whether `side` can ever checkmate in pos, cheapest test first: a game already over on
- * the board, material, the locked-wall enumeration, then two searches under one budget: an
+ * the board, material, the locked-wall enumeration, fixed pawns and pawn lanes, then two
+ * searches under one budget — and, once the first helpmate phase has failed, the pawn-structure
+ * listing (PAWN_STRUCTURES, at most budget / 16 structures expanded): an
  * exhaustive enumeration of every position reachable from the board (proof SEARCH; a forced
  * line — one legal move, or captures into insufficient material — costs a node or two; it is
  * given a few nodes first, then after each helpmate phase as many nodes as that phase used),
@@ -113,7 +121,7 @@ typedef struct arb_winnability {
  * search never answers UNWINNABLE; the enumeration compares positions whole, with castling and
  * en passant rights, and proves only when nothing is left to expand), and every WINNABLE line is
  * replayed to mate before it is returned.  *out is filled in; returns out->verdict.  Reentrant;
- * up to about 260 KB of stack (a 4 KB frame per ply of a line of at most 63 plies).  Allocates,
+ * up to about 520 KB of stack (a 4 KB frame per ply of a line of at most 127 plies).  Allocates,
  * freed before it returns: a 2 MB table of searched positions once a helpmate search runs past a
  * few thousand nodes (without memory it runs on, only slower), and the enumeration's set, about
  * 64 bytes per position, at most min(budget, 4 194 304) positions (without memory: unknown). */
@@ -121,7 +129,7 @@ ARB_API arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color si
                                            arb_winnability *out);
 
 /* Static names: "winnable", "unwinnable", "unknown"; "helpmate", "material", "locked_walls",
- * "game_over", "fixed_pawns", "search", "pawn_lanes". */
+ * "game_over", "fixed_pawns", "search", "pawn_lanes", "pawn_structures". */
 ARB_API const char *arb_win_verdict_name(arb_win_verdict v);
 ARB_API const char *arb_win_proof_name(arb_win_proof p);
 

@@ -71,4 +71,17 @@ int arb__pawns_face(const arb_position *p);
  * mated): 1 every pawn fixed, 2 some pawn can move.  Microseconds; 0 means "not proven". */
 int arb__never_mates(const arb_position *p, int winner);
 
+/* The squares a man of type `type` (ARB_KNIGHT..ARB_KING, or 7: a queen's and a knight's moves)
+ * can ever reach from the squares `from` (structures.c): lines blocked by `occ`, never onto `own`
+ * nor `forbidden`; `hits` gathers the squares of `enemy` it could capture on (not entered),
+ * `attacks` every square it attacks from the region.  Returns the region. */
+arb_bitboard arb__flood(int type, arb_bitboard from, arb_bitboard occ, arb_bitboard own,
+                        arb_bitboard enemy, arb_bitboard forbidden, arb_bitboard *hits,
+                        arb_bitboard *attacks);
+
+/* 1 if `winner` can never mate by the pawn-structure fixpoint of structures.c (every structure
+ * reachable, the other men as regions), within max_visits expansions of a structure; 0 "not
+ * proven".  Allocates (freed before returning). */
+int arb__structures_never_mate(const arb_position *p, int winner, int max_visits);
+
 #endif

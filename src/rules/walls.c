@@ -39,16 +39,7 @@
 static arb_bitboard flood(arb_piece_type t, arb_square from, arb_bitboard occ, arb_bitboard own,
                           arb_bitboard enemy, arb_bitboard forbidden, arb_bitboard *hits,
                           arb_bitboard *attacks) {
-  arb_bitboard region = ARB_BB(from), frontier = region;
-  while (frontier) {
-    const arb_bitboard a = arb__piece_attacks(t, arb__pop_lsb(&frontier), occ);
-    *attacks |= a;
-    const arb_bitboard to = a & ~own & ~forbidden;
-    *hits |= to & enemy;
-    frontier |= to & ~enemy & ~region;
-    region |= to & ~enemy;
-  }
-  return region;
+  return arb__flood((int)t, ARB_BB(from), occ, own, enemy, forbidden, hits, attacks);
 }
 
 static arb_bitboard pawn_attacks(arb_bitboard pawns, int color) {

@@ -46,6 +46,7 @@
 #endif
 #define REACH_MAX (1u << 22) /* positions the enumeration may hold (56 bytes each, and index) */
 #define TT_SIZE (1u << 17)   /* remembered failures: (key, depth) found to have no helpmate */
+#define STRUCTURE_COST 16    /* budget nodes per pawn structure visited (structures.c) */
 
 typedef struct tt_entry {
   uint64_t key;
@@ -59,7 +60,10 @@ typedef enum order {
   PAWNS_RUN,    /* KING_WALK, and the loser's pawns run: against a lone minor piece the loser
                  * must promote to a piece that blocks its own king */
   CORNER,       /* everything heads for one corner */
-  CORNER_NET    /* the exact net of a lone minor piece in one corner */
+  CORNER_NET,   /* the exact net of a lone minor piece in one corner */
+  TRADE         /* the loser gives its men away (onto squares the winner attacks, pawns
+                 * promoted to be given), the winner takes and promotes: the pawn endings
+                 * where the winner's pawns must change files to pass */
 } order;
 
 /* Weights of the orderings (higher first). */
@@ -91,7 +95,20 @@ enum {
   W_C_WINNER_PIECE = 2, /* per step of the winner's piece towards the corner */
   W_C_NEW_QUEEN = 30,
   W_C_WINNER_CAPTURE = 5,
-  W_C_NET_CAPTURE = -20 /* NET: the loser's men are the net */
+  W_C_NET_CAPTURE = -20, /* NET: the loser's men are the net */
+  /* TRADE */
+  W_T_OFFER_PAWN = 40,   /* a loser's piece onto a square a winner's pawn attacks */
+  W_T_OFFER = 12,        /* ... or that the winner attacks otherwise */
+  W_T_LOSER_PAWN = 6,    /* per rank the loser's pawn reaches */
+  W_T_UNDER = 60,        /* a loser's promotion to a knight or bishop */
+  W_T_LOSER_TAKES = -60, /* the loser takes */
+  W_T_PAWN_TAKES = 70,   /* the winner's pawn takes */
+  W_T_TAKES = 30,        /* the winner's piece or king takes */
+  W_T_QUEEN = 90,        /* the winner promotes to a queen */
+  W_T_PAWN = 8,          /* per rank the winner's pawn reaches */
+  W_T_KING = 3,          /* per step of the winner's king towards the loser's */
+  W_T_APPROACH = 4       /* per step of a loser's piece towards the squares the winner's pawns
+                          * attack */
 };
 
 typedef struct phase {
@@ -120,6 +137,12 @@ static const phase schedule[] = {{2, 1, KING_WALK, 50, 1, 0, 2500},
                                  {2, 1, CORNER_NET, ARB_WIN_MAX_LINE - 1, 2, 20, 15000},
                                  {2, 1, CORNER, ARB_WIN_MAX_LINE - 1, 2, 40, 15000},
                                  {2, 1, CORNER_NET, ARB_WIN_MAX_LINE - 1, 2, 40, 15000},
+                                 {2, 1, TRADE, ARB_WIN_MAX_LINE - 1, 1, 0, 5000},
+                                 {2, 1, TRADE, ARB_WIN_MAX_LINE - 1, 2, 0, 30000},
+                                 {2, 1, TRADE, ARB_WIN_MAX_LINE - 1, 1, 30, 10000},
+                                 {2, 1, TRADE, ARB_WIN_MAX_LINE - 1, 1, 60, 10000},
+                                 {2, 1, KING_WALK, ARB_WIN_MAX_LINE - 1, 1, 30, 10000},
+                                 {2, 1, KING_WALK, ARB_WIN_MAX_LINE - 1, 1, 60, 10000},
                                  {3, 1, CHECKS_FIRST, ARB_WIN_MAX_LINE - 1, 3, 0, 30000},
                                  {3, 1, PAWNS_RUN, ARB_WIN_MAX_LINE - 1, 3, 0, 30000},
                                  {0, 0, CHECKS_FIRST, ARB_WIN_MAX_LINE - 1, 0, 0, 0}};
@@ -154,6 +177,9 @@ typedef struct node {
   int needs_queen;   /* the side to move has neither queen nor rook */
   arb_bitboard zone; /* the loser's king and the squares around it */
   int forward;       /* rank of a square, counted from the side to move's first rank: XOR 0 or 7 */
+  arb_bitboard pawn_hits, hits; /* TRADE, the loser to move: squares the winner's pawns attack,
+                                 * and all the winner attacks */
+  uint8_t to_offer[64];         /* TRADE: king steps from each square to the nearest of pawn_hits */
 } node;
 
 static int distance(arb_square a, arb_square b) {
@@ -231,6 +257,36 @@ static int score_corner(const search *s, const node *n, arb_move m, int check) {
   if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(m) == ARB_QUEEN) v += W_C_NEW_QUEEN;
   if (p->board[to]) v += net ? W_C_NET_CAPTURE : W_C_WINNER_CAPTURE;
   return v;
+}
+
+/* TRADE (see the order). */
+static int score_trade(const node *n, arb_move m, int check) {
+  const arb_position *p = n->p;
+  const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
+  const arb_piece_type type = ARB_PIECE_TYPE(p->board[from]);
+  const int kind = (int)ARB_MOVE_KIND(m);
+  const int takes = p->board[to] && kind != ARB_MOVE_CASTLING;
+  int v = 0;
+  if (!n->winner_to_move) {
+    if (takes) v += W_T_LOSER_TAKES;
+    if (kind == ARB_MOVE_PROMOTION)
+      return v +
+             (ARB_MOVE_PROMO(m) == ARB_KNIGHT || ARB_MOVE_PROMO(m) == ARB_BISHOP ? W_T_UNDER : 0);
+    if (type == ARB_PAWN) return v + W_T_LOSER_PAWN * rank_reached(n, to);
+    if (type == ARB_KING) return v + W_LOSER_KING_EDGE * (centrality_of[from] - centrality_of[to]);
+    if (n->pawn_hits & ARB_BB(to))
+      v += W_T_OFFER_PAWN;
+    else if (n->hits & ARB_BB(to))
+      v += W_T_OFFER;
+    return v + W_T_APPROACH * (n->to_offer[from] - n->to_offer[to]);
+  }
+  if (check) v += W_C_WINNER_CHECK;
+  if (takes) v += type == ARB_PAWN ? W_T_PAWN_TAKES : W_T_TAKES;
+  if (kind == ARB_MOVE_PROMOTION) return v + (ARB_MOVE_PROMO(m) == ARB_QUEEN ? W_T_QUEEN : 0);
+  if (type == ARB_PAWN) return v + W_T_PAWN * rank_reached(n, to);
+  if (type == ARB_KING)
+    return v + W_T_KING * (distance(from, n->loser_king) - distance(to, n->loser_king));
+  return v + W_PIECE_CLOSER * (distance(from, n->loser_king) - distance(to, n->loser_king));
 }
 
 /* With AVX-512 (VBMI, VBMI2), the per-move work of a node — the walking orderings' scores, the
@@ -636,11 +692,26 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   nd.needs_queen = !(p->by_color[p->turn] & (p->by_type[ARB_QUEEN] | p->by_type[ARB_ROOK]));
   nd.zone = arb__tab.king[nd.loser_king] | ARB_BB(nd.loser_king);
   nd.forward = p->turn == ARB_WHITE ? 0 : 7;
-  const int corner = s->ord == CORNER || s->ord == CORNER_NET;
+  const int corner = s->ord == CORNER || s->ord == CORNER_NET, trade = s->ord == TRADE;
+  if (trade && !winner_to_move) {
+    const arb_bitboard wp = p->by_type[ARB_PAWN] & p->by_color[s->winner];
+    nd.pawn_hits = s->winner == ARB_WHITE ? arb__east(arb__north(wp)) | arb__west(arb__north(wp))
+                                          : arb__east(arb__south(wp)) | arb__west(arb__south(wp));
+    nd.hits = arb__attacked_by(p, s->winner, p->by_type[0]);
+    memset(nd.to_offer, 8, sizeof nd.to_offer);
+    arb_bitboard ring = nd.pawn_hits, seen = 0;
+    for (uint8_t d = 0; ring && d < 8; d++) {
+      for (arb_bitboard b = ring; b;)
+        nd.to_offer[arb__pop_lsb(&b)] = d;
+      seen |= ring;
+      const arb_bitboard grow = ring | arb__east(ring) | arb__west(ring);
+      ring = (grow | arb__north(grow) | arb__south(grow)) & ~seen;
+    }
+  }
   int scores[ARB_MAX_MOVES + ROOM];
   const int best_only = s->lds && s->disc == 0 && !s->noise;
   int lazy = 0; /* some moves left unscored (score_winner_walk) */
-  if (!corner) {
+  if (!corner && !trade) {
     if (winner_to_move)
       lazy = score_winner_walk(s, &nd, moves, checks, scores, n, best_only);
     else
@@ -648,6 +719,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   }
   for (int i = 0; i < n; i++) {
     if (corner) scores[i] = score_corner(s, &nd, moves[i], checks[i]);
+    if (trade) scores[i] = score_trade(&nd, moves[i], checks[i]);
     if (s->noise) { /* a restart that breaks ties otherwise: the same for the same seed */
       uint64_t h = (p->key ^ s->seed ^ ((uint64_t)moves[i] * UINT64_C(0x9E3779B97F4A7C15))) *
                    UINT64_C(0xD6E8FEB86659FD93);
@@ -773,10 +845,20 @@ static void search_phases(search *s, arb__reach *r, const arb_position *pos, uin
   }
   for (size_t row = 0; row < sizeof schedule / sizeof schedule[0]; row++) {
     const phase *ph = &schedule[row];
+    /* After the first row (which proves most real positions winnable), the pawn structures
+     * (structures.c), bounded by the budget. */
+    if (row == 1 && pos->by_type[ARB_PAWN] &&
+        arb__structures_never_mate(pos, side, (int)(total / STRUCTURE_COST))) {
+      out->verdict = ARB_WIN_UNWINNABLE;
+      out->proof = ARB_PROOF_PAWN_STRUCTURES;
+      return;
+    }
     const int corners = ph->order == CORNER || ph->order == CORNER_NET ? 4 : 1;
     const uint64_t row_start = s->nodes;
     /* The last row (the full search) takes what is left: the enumeration half of it first. */
-    if (!ph->budget && enumerated(r, (total - s->nodes - r->nodes) / 2, total, s->nodes)) return;
+    const uint64_t used = s->nodes + r->nodes;
+    if (!ph->budget && enumerated(r, used < total ? (total - used) / 2 : 0, total, s->nodes))
+      return;
     for (int k = 0; k < corners; k++, run++) {
       s->width = ph->width;
       s->lds = ph->lds;
@@ -786,7 +868,7 @@ static void search_phases(search *s, arb__reach *r, const arb_position *pos, uin
       if (corners == 4) aim_at_corner(s, pos, k);
       /* A lone bishop's net closes only in a corner of its colour. */
       if (ph->order == CORNER_NET && lone_bishops && !(lone_bishops & ARB_BB(s->corner))) continue;
-      s->budget = total - r->nodes;
+      s->budget = r->nodes < total ? total - r->nodes : 0; /* the enumeration may overshoot */
       if (ph->budget && s->nodes + ph->budget < s->budget) s->budget = s->nodes + ph->budget;
       /* Deepening by depth, or (limited discrepancy) by the number of discrepancies. */
       for (int step = 0; s->nodes < s->budget; step++) {
@@ -875,6 +957,7 @@ const char *arb_win_proof_name(arb_win_proof p) {
   case ARB_PROOF_FIXED_PAWNS: return "fixed_pawns";
   case ARB_PROOF_SEARCH: return "search";
   case ARB_PROOF_PAWN_LANES: return "pawn_lanes";
+  case ARB_PROOF_PAWN_STRUCTURES: return "pawn_structures";
   default: return "";
   }
 }
