@@ -47,6 +47,46 @@ static arb_win_verdict verdict(const arb_position *p, int side) {
   return w.verdict;
 }
 
+/* The squares a king, or a knight, steps to from sq (computed here, not by the library). */
+static arb_bitboard steps_from(arb_square sq, const int (*d)[2], int nd) {
+  arb_bitboard b = 0;
+  for (int i = 0; i < nd; i++) {
+    const int f = (sq & 7) + d[i][0], r = (sq >> 3) + d[i][1];
+    if (f >= 0 && f < 8 && r >= 0 && r < 8) b |= UINT64_C(1) << (r * 8 + f);
+  }
+  return b;
+}
+static arb_bitboard arb_test_king_moves(arb_square sq) {
+  static const int d[8][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+  return steps_from(sq, d, 8);
+}
+static arb_bitboard arb_test_knight_moves(arb_square sq) {
+  static const int d[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+                              {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+  return steps_from(sq, d, 8);
+}
+
+/* A FEN of the 64 characters of board (0 for an empty square, a1 first), `turn` to move. */
+static void test_board_fen(const char board[64], const char *turn, char *fen) {
+  int o = 0;
+  for (int r = 7; r >= 0; r--) {
+    int empty = 0;
+    for (int f = 0; f < 8; f++) {
+      const char c = board[r * 8 + f];
+      if (!c) {
+        empty++;
+        continue;
+      }
+      if (empty) fen[o++] = (char)('0' + empty);
+      empty = 0;
+      fen[o++] = c;
+    }
+    if (empty) fen[o++] = (char)('0' + empty);
+    if (r) fen[o++] = '/';
+  }
+  sprintf(fen + o, " %s - - 0 1", turn);
+}
+
 Test(dead, catalogue_cases) {
   FILE *f = fopen(ARB_TEST_DATA "/rules/cases.jsonl", "r");
   cr_assert_not_null(f);
@@ -216,23 +256,7 @@ static long bishop_mates(char x) {
           if (bx == wk || bx == wb || bx == bk) continue;
           char board[64] = {0}, fen[96];
           board[wk] = 'K', board[wb] = 'B', board[bk] = 'k', board[bx] = x;
-          int o = 0;
-          for (int r = 7; r >= 0; r--) {
-            int empty = 0;
-            for (int f = 0; f < 8; f++) {
-              char c = board[r * 8 + f];
-              if (!c) {
-                empty++;
-                continue;
-              }
-              if (empty) fen[o++] = (char)('0' + empty);
-              empty = 0;
-              fen[o++] = c;
-            }
-            if (empty) fen[o++] = (char)('0' + empty);
-            if (r) fen[o++] = '/';
-          }
-          strcpy(fen + o, " b - - 0 1");
+          test_board_fen(board, "b", fen);
           arb_position p;
           if (arb_fen_read(&p, fen, 0, NULL) == ARB_OK && arb_is_checkmate(&p)) mates++;
         }
@@ -615,4 +639,41 @@ Test(dead, community_labels_agree, .timeout = 600) {
   cr_expect_gt(decided, 2500, "%d sides decided", decided);
   cr_expect_gt(unwinnable, 1000, "%d unwinnable", unwinnable);
   cr_expect_gt(structures, 20, "%d pawn_structures proofs", structures);
+}
+
+/* One knight against king and queens (status.c, RULES.md R22 (b)): every placement where the
+ * knight checks Black's king, White's king stands anywhere, and one to three Black queens stand
+ * on the king's flights (a queen elsewhere can only take the knight), Black to move: never a
+ * checkmate.  So the material rule may say "cannot mate" for any number of queens. */
+Test(dead, knight_never_mates_queens) {
+  long legal = 0;
+  for (int k = 0; k < 64; k++) {
+    const arb_bitboard flights = arb_test_king_moves((arb_square)k);
+    for (arb_bitboard ns = arb_test_knight_moves((arb_square)k); ns; ns &= ns - 1) {
+      const int n = __builtin_ctzll(ns);
+      for (int kw = 0; kw < 64; kw++) {
+        if (kw == k || kw == n || (flights >> kw & 1)) continue;
+        const arb_bitboard free = flights & ~(UINT64_C(1) << n) & ~(UINT64_C(1) << kw);
+        /* every subset of the flights, of one to three queens */
+        for (arb_bitboard q = free; q; q = (q - 1) & free) {
+          if (__builtin_popcountll(q) > 3) continue;
+          char board[64] = {0};
+          board[k] = 'k', board[n] = 'N', board[kw] = 'K';
+          for (arb_bitboard b = q; b; b &= b - 1)
+            board[__builtin_ctzll(b)] = 'q';
+          char fen[96];
+          test_board_fen(board, "b", fen);
+          arb_position p;
+          if (arb_fen_read(&p, fen, 0, NULL) != ARB_OK) continue;
+          legal++;
+          cr_assert(!arb_is_checkmate(&p), "%s is a mate", fen);
+        }
+      }
+    }
+  }
+  cr_expect_gt(legal, 100000, "%ld positions", legal);
+  arb_position p = test_fen("1q1q1q2/1k2q1q1/8/8/8/8/2N5/1K6 b - - 0 1");
+  arb_winnability w;
+  cr_expect_eq(arb_winnability_of(&p, ARB_WHITE, 0, &w), ARB_WIN_UNWINNABLE);
+  cr_expect_eq(w.proof, ARB_PROOF_MATERIAL);
 }

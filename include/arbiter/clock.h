@@ -447,8 +447,8 @@ ARB_API arb_flag_verdict arb_flag_both(arb_ruleset rules, int last_period, arb_r
 /* lichess's predicate (scalachess InsufficientMatingMaterial(board, color)): 1 if `side` is
  * declared unable to win on time — a lone king; king + exactly one knight while the other side
  * has only king and queens; king + bishops while all bishops on the board stand on one square
- * colour and the other side has no knight and no pawn.  Looser than FIDE in one case: one
- * knight against several queens counts (arb_cannot_mate_by_material allows one queen). */
+ * colour and the other side has no knight and no pawn — the same classes as
+ * arb_cannot_mate_by_material. */
 ARB_API int arb_flag_online_insufficient(const arb_position *pos, arb_color side);
 
 /* US Chess 14E, with 14D4 (the whole position dead, arb_is_dead_position): 1 if `side` cannot

@@ -40,11 +40,10 @@ ARB_API const char *arb_material_class_name(arb_material_class c);
 ARB_API int arb_is_insufficient_material(const arb_position *pos);
 
 /* 1 if `side` can never checkmate, judged from material alone, soundly (never 1 when a helpmate
- * exists): a lone king; one knight against king and at most one queen; bishops only, all the
+ * exists): a lone king; one knight against king and queens only; bishops only, all the
  * bishops on the board on one square colour, against a side with no knight and no pawn (queens
  * and rooks cannot help: proof in status.c).  Used for resignation and flag fall (FIDE 5.1.2,
- * 6.9) through arb_cannot_mate.  lichess's timeout predicate is looser in one case: it declares
- * one knight unable to mate king and several queens. */
+ * 6.9) through arb_cannot_mate.  lichess's timeout predicate agrees on the knight. */
 ARB_API int arb_cannot_mate_by_material(const arb_position *pos, arb_color side);
 
 /* 1 if `side` can never checkmate by any sequence of legal moves, proven:

@@ -49,10 +49,15 @@ int arb_cannot_mate_by_material(const arb_position *p, arb_color side) {
   if (!knights && !bishops) return 1; /* a lone king */
   const arb_bitboard their_kings_queens = p->by_type[ARB_KING] | p->by_type[ARB_QUEEN];
   if (knights && !bishops) {
-    /* One knight against a lone king or king and one queen: no mate position exists
-     * (RULES.md R22, verified by enumeration). */
-    return !arb__more_than_one(knights) && !(theirs & ~their_kings_queens) &&
-           !arb__more_than_one(theirs & p->by_type[ARB_QUEEN]);
+    /* One knight against a king and queens only (RULES.md R22, (b)): no mate position exists.
+     * The knight on n checks the king on k; the two squares next to both are flights.  No queen
+     * may stand on them (next to n, it takes the knight: nothing can pin it) and the knight does
+     * not cover them, so the winner's king does: it stands on the one square next to both that is
+     * not next to k (n aside), two steps from k straight along the knight's long leg.  Then the
+     * two flights beside k across that leg are neither covered (by the king or the knight) nor
+     * holdable: a queen there sees n through one of the two empty flights.  They cannot both be
+     * off the board.  Enumerated in test_dead for one to three queens on the flights. */
+    return !arb__more_than_one(knights) && !(theirs & ~their_kings_queens);
   }
   if (bishops && !knights) {
     /* Bishops on one square colour (of both sides) against a king with no knight and no pawn
