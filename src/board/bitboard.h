@@ -122,12 +122,16 @@ static inline arb_bitboard arb__attackers_by(const arb_position *p, arb_square s
 
 static inline arb_square arb__king_sq(const arb_position *p, int c);
 
+/* Every square the pawns `pawns` of colour `color` attack. */
+static inline arb_bitboard arb__pawns_attacks(arb_bitboard pawns, int color) {
+  const arb_bitboard ahead = color == ARB_WHITE ? arb__north(pawns) : arb__south(pawns);
+  return arb__east(ahead) | arb__west(ahead);
+}
+
 /* Every square colour `by` attacks, occupancy occ. */
 static inline arb_bitboard arb__attacked_by(const arb_position *p, int by, arb_bitboard occ) {
   const arb_bitboard them = p->by_color[by];
-  const arb_bitboard pawns = p->by_type[ARB_PAWN] & them;
-  arb_bitboard a = by == ARB_WHITE ? arb__east(arb__north(pawns)) | arb__west(arb__north(pawns))
-                                   : arb__east(arb__south(pawns)) | arb__west(arb__south(pawns));
+  arb_bitboard a = arb__pawns_attacks(p->by_type[ARB_PAWN] & them, by);
   a |= arb__tab.king[arb__king_sq(p, by)];
   for (arb_bitboard b = p->by_type[ARB_KNIGHT] & them; b;)
     a |= arb__tab.knight[arb__pop_lsb(&b)];

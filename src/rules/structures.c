@@ -94,11 +94,6 @@ static arb_bitboard attacks_of(int type, arb_square sq, arb_bitboard occ) {
   return arb__piece_attacks((arb_piece_type)type, sq, occ);
 }
 
-static arb_bitboard pawn_attacks(arb_bitboard pawns, int color) {
-  const arb_bitboard ahead = color == ARB_WHITE ? arb__north(pawns) : arb__south(pawns);
-  return arb__east(ahead) | arb__west(ahead);
-}
-
 arb_bitboard arb__flood(int type, arb_bitboard from, arb_bitboard occ, arb_bitboard own,
                         arb_bitboard enemy, arb_bitboard forbidden, arb_bitboard *hits,
                         arb_bitboard *attacks) {
@@ -204,7 +199,7 @@ static int blockers(const fix *f, const state *s, const arb_bitboard *reg, arb_b
 static int no_mate_here(const fix *f, const state *s, const arb_bitboard *reg,
                         const arb_bitboard *att, arb_bitboard promo_att[2], arb_bitboard stuck) {
   const int w = f->winner;
-  arb_bitboard checks = s->arrived[w] | promo_att[w], cover = pawn_attacks(s->pawns[w], w);
+  arb_bitboard checks = s->arrived[w] | promo_att[w], cover = arb__pawns_attacks(s->pawns[w], w);
   arb_bitboard king_region = 0, winner_king = 0;
   for (int i = 0; i < f->nmen; i++) {
     if (f->men[i].color != w) {
@@ -265,7 +260,7 @@ static int expand(fix *f, int k) {
       const int c = f->men[i].color, t = f->men[i].type;
       hits[i] = att[i] = 0;
       const arb_bitboard forbidden =
-          t == ARB_KING ? pawn_attacks(s.pawns[c ^ 1], c ^ 1) | guard[c ^ 1] : 0;
+          t == ARB_KING ? arb__pawns_attacks(s.pawns[c ^ 1], c ^ 1) | guard[c ^ 1] : 0;
       reg[i] = arb__flood(t, start[i], occ, s.pawns[c] | (stuck[c] & ~start[i]), s.pawns[c ^ 1],
                           forbidden, &hits[i], &att[i]);
       if (t != ARB_KING) targets[c] |= reg[i];
@@ -277,7 +272,7 @@ static int expand(fix *f, int k) {
        * lives on here, over-approximating, but must not block anything) */
       if (arb__more_than_one(reg[i]) ||
           (reg[i] &
-           (attacked[c ^ 1] | pawn_attacks(s.pawns[c ^ 1], c ^ 1) | s.pawns[0] | s.pawns[1])))
+           (attacked[c ^ 1] | arb__pawns_attacks(s.pawns[c ^ 1], c ^ 1) | s.pawns[0] | s.pawns[1])))
         continue;
       now[c] |= reg[i];
       near[c] |=

@@ -42,11 +42,6 @@ static arb_bitboard flood(arb_piece_type t, arb_square from, arb_bitboard occ, a
   return arb__flood((int)t, ARB_BB(from), occ, own, enemy, forbidden, hits, attacks);
 }
 
-static arb_bitboard pawn_attacks(arb_bitboard pawns, int color) {
-  const arb_bitboard ahead = color == ARB_WHITE ? arb__north(pawns) : arb__south(pawns);
-  return arb__east(ahead) | arb__west(ahead);
-}
-
 #define MAX_MEN 16 /* a side's men whose regions are kept one by one (more: "not proven") */
 
 int arb__pawns_face(const arb_position *p) {
@@ -114,8 +109,8 @@ int arb__never_mates(const arb_position *p, int winner) {
   arb_bitboard lane[64], seg[2];
   if (!pawn_lanes(p, lane, seg)) return 0;
   /* (b) below for pawns alone first: it rejects most positions of real games cheaply. */
-  if ((pawn_attacks(seg[ARB_WHITE], ARB_WHITE) & seg[ARB_BLACK]) ||
-      (pawn_attacks(seg[ARB_BLACK], ARB_BLACK) & seg[ARB_WHITE]))
+  if ((arb__pawns_attacks(seg[ARB_WHITE], ARB_WHITE) & seg[ARB_BLACK]) ||
+      (arb__pawns_attacks(seg[ARB_BLACK], ARB_BLACK) & seg[ARB_WHITE]))
     return 0;
   const int loser = winner ^ 1;
   /* fixed[c]: the pawns of colour c that never move (a lane of one square). */
@@ -135,7 +130,7 @@ int arb__never_mates(const arb_position *p, int winner) {
   const arb_bitboard occ = fixed[0] | fixed[1];
   for (int c = 0; c < 2; c++) {
     /* The king's no-go squares: those a pawn that never moves attacks. */
-    const arb_bitboard guarded = pawn_attacks(fixed[c ^ 1], c ^ 1);
+    const arb_bitboard guarded = arb__pawns_attacks(fixed[c ^ 1], c ^ 1);
     arb_bitboard ignored = 0;
     king_region[c] =
         flood(ARB_KING, arb__king_sq(p, c), occ, fixed[c], seg[c ^ 1], guarded, &hit, &ignored);
@@ -152,12 +147,12 @@ int arb__never_mates(const arb_position *p, int winner) {
   }
   if (hit) return 0;          /* (a) a pawn could be captured */
   for (int c = 0; c < 2; c++) /* (b) a pawn could capture a piece or a pawn (en passant too) */
-    if (pawn_attacks(seg[c], c) & (piece_region[c ^ 1] | seg[c ^ 1])) return 0;
+    if (arb__pawns_attacks(seg[c], c) & (piece_region[c ^ 1] | seg[c ^ 1])) return 0;
   /* Where could the loser's king be mated?  On a square of its region that the winner attacks (a
    * check: a piece from its region, or a pawn from its lane), with every flight covered: attacked
    * by the winner (its pieces and pawns as above, its king from its region), or blocked by one of
    * the loser's own men, each man (a pawn along its lane) on one square. */
-  const arb_bitboard checks = attacks[winner] | pawn_attacks(seg[winner], winner);
+  const arb_bitboard checks = attacks[winner] | arb__pawns_attacks(seg[winner], winner);
   arb_bitboard cover = checks;
   for (arb_bitboard b = king_region[winner]; b;)
     cover |= arb__tab.king[arb__pop_lsb(&b)];

@@ -182,7 +182,6 @@ typedef struct node {
   int forward;       /* rank of a square, counted from the side to move's first rank: XOR 0 or 7 */
   arb_bitboard pawn_hits, hits; /* TRADE, the loser to move: squares the winner's pawns attack,
                                  * and all the winner attacks */
-  uint8_t to_offer[64];         /* TRADE: king steps from each square to the nearest of pawn_hits */
 } node;
 
 static int distance(arb_square a, arb_square b) {
@@ -281,7 +280,8 @@ static int score_trade(const node *n, arb_move m, int check) {
       v += W_T_OFFER_PAWN;
     else if (n->hits & ARB_BB(to))
       v += W_T_OFFER;
-    return v + W_T_APPROACH * (n->to_offer[from] - n->to_offer[to]);
+    return v +
+           W_T_APPROACH * (distance_to_set(from, n->pawn_hits) - distance_to_set(to, n->pawn_hits));
   }
   if (check) v += W_C_WINNER_CHECK;
   if (takes) v += type == ARB_PAWN ? W_T_PAWN_TAKES : W_T_TAKES;
@@ -697,19 +697,8 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   nd.forward = p->turn == ARB_WHITE ? 0 : 7;
   const int corner = s->ord == CORNER || s->ord == CORNER_NET, trade = s->ord == TRADE;
   if (trade && !winner_to_move) {
-    const arb_bitboard wp = p->by_type[ARB_PAWN] & p->by_color[s->winner];
-    nd.pawn_hits = s->winner == ARB_WHITE ? arb__east(arb__north(wp)) | arb__west(arb__north(wp))
-                                          : arb__east(arb__south(wp)) | arb__west(arb__south(wp));
+    nd.pawn_hits = arb__pawns_attacks(p->by_type[ARB_PAWN] & p->by_color[s->winner], s->winner);
     nd.hits = arb__attacked_by(p, s->winner, p->by_type[0]);
-    memset(nd.to_offer, 8, sizeof nd.to_offer);
-    arb_bitboard ring = nd.pawn_hits, seen = 0;
-    for (uint8_t d = 0; ring && d < 8; d++) {
-      for (arb_bitboard b = ring; b;)
-        nd.to_offer[arb__pop_lsb(&b)] = d;
-      seen |= ring;
-      const arb_bitboard grow = ring | arb__east(ring) | arb__west(ring);
-      ring = (grow | arb__north(grow) | arb__south(grow)) & ~seen;
-    }
   }
   int scores[ARB_MAX_MOVES + ROOM];
   const int best_only = s->lds && s->disc == 0 && !s->noise;
@@ -821,6 +810,10 @@ static int may_be_forced(const arb_position *pos) {
   return arb_count_legal(pos) <= FORCED_MOVES;
 }
 
+/* What is left of `total` once `used` are spent (0 when the enumeration has passed it: one
+ * expansion may overshoot its share by up to ARB_MAX_MOVES). */
+static uint64_t left(uint64_t total, uint64_t used) { return used < total ? total - used : 0; }
+
 /* Resumes the enumeration for `more` nodes, within `total` for both searches (the helpmate's
  * `other` nodes included): 1 when it has proven the side cannot mate. */
 static int enumerated(arb__reach *r, uint64_t more, uint64_t total, uint64_t other) {
@@ -859,9 +852,7 @@ static void search_phases(search *s, arb__reach *r, const arb_position *pos, uin
     const int corners = ph->order == CORNER || ph->order == CORNER_NET ? 4 : 1;
     const uint64_t row_start = s->nodes;
     /* The last row (the full search) takes what is left: the enumeration half of it first. */
-    const uint64_t used = s->nodes + r->nodes;
-    if (!ph->budget && enumerated(r, used < total ? (total - used) / 2 : 0, total, s->nodes))
-      return;
+    if (!ph->budget && enumerated(r, left(total, s->nodes + r->nodes) / 2, total, s->nodes)) return;
     for (int k = 0; k < corners; k++, run++) {
       s->width = ph->width;
       s->lds = ph->lds;
@@ -871,7 +862,7 @@ static void search_phases(search *s, arb__reach *r, const arb_position *pos, uin
       if (corners == 4) aim_at_corner(s, pos, k);
       /* A lone bishop's net closes only in a corner of its colour. */
       if (ph->order == CORNER_NET && lone_bishops && !(lone_bishops & ARB_BB(s->corner))) continue;
-      s->budget = r->nodes < total ? total - r->nodes : 0; /* the enumeration may overshoot */
+      s->budget = left(total, r->nodes);
       if (ph->budget && s->nodes + ph->budget < s->budget) s->budget = s->nodes + ph->budget;
       /* Deepening by depth, or (limited discrepancy) by the number of discrepancies. */
       for (int step = 0; s->nodes < s->budget; step++) {
