@@ -35,6 +35,7 @@ export class Person {
   constructor(browser, name, viewport = DESKTOP) {
     Object.assign(this, { browser, name, viewport });
     this.problems = [];
+    this.forgiven = [];
   }
 
   async open(url) {
@@ -237,16 +238,16 @@ export class Person {
     };
   }
 
-  // Drops the problems matching re that a test caused on purpose (the browser's own console
-  // line for a WebSocket refused while the server is down), and returns how many.
+  // From now to the end of the test, the problems matching re are ones the test causes on purpose
+  // (the browser's own console line for a WebSocket refused while the server is down): they are
+  // dropped when the page is checked, including those the browser reports late.
   forgive(re) {
-    const before = this.problems.length;
-    this.problems = this.problems.filter((m) => !re.test(m));
-    return before - this.problems.length;
+    this.forgiven.push(re);
   }
 
   // Throws with every console error, page error and failed request seen.
   assertClean() {
+    this.problems = this.problems.filter((m) => !this.forgiven.some((re) => re.test(m)));
     if (this.problems.length) throw new Error(`${this.name}'s page: ${this.problems.join('; ')}`);
   }
 }

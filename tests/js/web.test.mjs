@@ -402,12 +402,12 @@ test('the server restarted mid-game: both pages reconnect and the game goes on',
       const { white, black } = await twoAtBoard(browser, own.base, { control: '10+0' });
       meet(white, black);
       await playClicks(white, black, ['d2d4', 'g8f6']);
+      // while the server is down, a reconnection attempt may be refused: chromium logs that
+      // itself (sometimes after the page is back online), and nothing else may appear
+      for (const p of [white, black]) p.forgive(/WebSocket connection to '.*' failed: .*ERR_CONNECTION_REFUSED/);
       await own.kill9();
       own = await startServer({ dir, args: ['--static', WEB, '--port', String(port)] });
       for (const p of [white, black]) await p.page.waitForSelector('#conn.online', { timeout: 10000 });
-      // while the server was down, a reconnection attempt may have been refused: chromium logs
-      // that itself, and nothing else may appear
-      for (const p of [white, black]) p.forgive(/WebSocket connection to '.*' failed: .*ERR_CONNECTION_REFUSED/);
       await white.waitPly(2);
       await playClicks(white, black, ['c2c4', 'e7e6']);
       for (const p of [white, black]) await p.expectPieces({ c4: 'white pawn', d4: 'white pawn', f6: 'black knight', e6: 'black pawn' });
