@@ -488,8 +488,16 @@ int srv_transport_run(const srv_options *opt, srv_config *cfg, srv_store *store)
   struct lws_vhost *vh = lws_get_vhost_by_name(t.ctx, "arbiter");
   int port = vh ? lws_get_vhost_listen_port(vh) : opt->port;
   if (opt->port_file) {
-    FILE *f = fopen(opt->port_file, "w");
-    if (f) fprintf(f, "%d\n", port), fclose(f);
+    /* Written beside and renamed into place: a script polling for the file never reads it
+     * half written. */
+    char tmp[4096];
+    FILE *f = NULL;
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", opt->port_file) < sizeof tmp)
+      f = fopen(tmp, "w");
+    int ok = f && fprintf(f, "%d\n", port) > 0;
+    if (f) ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, opt->port_file) != 0)
+      fprintf(stderr, "arbiter serve: cannot write the port file %s\n", opt->port_file);
   }
   fprintf(stderr, "arbiter serve: listening on http://%s:%d/ (%ld unfinished games resumed)\n",
           opt->host, port, loaded < 0 ? 0 : loaded);

@@ -70,7 +70,12 @@ export async function startServer({ dir = scratch(), args = [] } = {}) {
     proc.kill('SIGKILL');
     throw new Error(`arbiter serve did not start:\n${log.join('')}`);
   }
+  // the server writes the file whole (renamed into place), so a port that is not one is a fault
   const port = Number(readFileSync(portFile, 'utf8').trim());
+  if (!(port > 0)) {
+    proc.kill('SIGKILL');
+    throw new Error(`arbiter serve wrote no port to ${portFile}:\n${log.join('')}`);
+  }
   return {
     dir,
     db,
