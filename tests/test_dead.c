@@ -593,6 +593,59 @@ Test(dead, pawn_structures_proof) {
     cr_expect_neq(verdict(&p, side), ARB_WIN_UNWINNABLE, "a bishop that can be taken");
 }
 
+/* Men that can neither move nor be taken while the pawns stand: in the first, White's king,
+ * rook and bishop in the a1 corner box one another in (no one of them could move first); in
+ * the second, White's king on a1 never moves although Black's king could reach b1's
+ * neighbourhood (a king is never taken), so a2 never promotes; in the third, the bishops inside
+ * the chains are guarded by their pawns, and no king may take them.  Labelled "cannot mate"
+ * for both sides in the community set (chasolver); proven for both, mirror image too, and no
+ * mate within four plies. */
+Test(dead, pawn_structures_men_in_place) {
+  static const char *const fens[] = {"B2b4/8/8/4k2B/1p1p1p1p/1PpP1P1P/K1P5/RB6 b - - 0 1",
+                                     "2b1k3/1p6/pPp5/p1Pp4/P1pP4/1pP5/pP6/K1B5 w - - 0 1",
+                                     "1k6/8/1p1p1p2/bP1PbP2/Bp1pBp2/1P1P1P2/4B3/3K4 w - - 0 1"};
+  for (int i = 0; i < 3; i++) {
+    arb_position p = test_fen(fens[i]);
+    expect_proof_both_sides(&p, fens[i], ARB_PROOF_PAWN_STRUCTURES);
+  }
+}
+
+/* White has only its king (h3/h4, in check on h4 now) and pawns that never move unless Black's
+ * king takes one: it can take g2 only when White's king is on h4, and h5 only when it is on h3,
+ * and either capture leaves White without a legal move — a stalemate (the bishop that checks
+ * now has gone elsewhere by then), which the positions below confirm with the board alone.  So
+ * White can never mate.  Nor can Black (the tempo rule): a mate on h4 needs h3 covered, and no
+ * Black bishop (all on dark squares) can; the only Black man that could, its king, would have
+ * had to stand next to h3 already when White's king last moved, from h3.  With a free a-pawn
+ * for White the same position is winnable (the helpmate line replays to mate). */
+Test(dead, pawn_structures_capture_stalemates) {
+  const char *fen = "8/4b3/7p/5p1P/3b1p1K/5Pp1/6P1/5kb1 w - - 0 1";
+  arb_position p = test_fen(fen);
+  expect_proof_both_sides(&p, fen, ARB_PROOF_PAWN_STRUCTURES);
+  static const char *const taken[] = {"8/8/7p/2b2p1P/3b1p1K/5Pp1/6k1/6b1 w - - 0 1",
+                                      "8/4b3/7p/5p1k/3b1p2/5PpK/6P1/6b1 w - - 0 1"};
+  for (int i = 0; i < 2; i++) {
+    arb_position q = test_fen(taken[i]);
+    cr_expect(!arb_in_check(&q) && !arb_has_legal_move(&q), "%s: a stalemate", taken[i]);
+  }
+  arb_position free_pawn = test_fen("8/4b3/7p/5p1P/3b1p1K/5Pp1/P5P1/5kb1 w - - 0 1");
+  cr_expect_eq(verdict(&free_pawn, ARB_WHITE), ARB_WIN_WINNABLE);
+}
+
+/* The tempo rule: Black has only its king, on a5 or a6, and pawns that never move.  A mate on
+ * a5 needs a6 covered, by White's king (the bishops are on dark squares) — but
+ * Black's king came to a5 from a6, where it stood with White's king not next to it, and
+ * White's last move cannot be a king move that checks.  Labelled "cannot mate" for both sides
+ * in the community set.  Give Black a free h-pawn to spend the tempo, and White mates (the
+ * helpmate line replays to mate). */
+Test(dead, pawn_structures_tempo) {
+  const char *fen = "8/1p2B3/1PpB4/k1P5/p1P5/P7/5K2/8 w - - 0 1";
+  arb_position p = test_fen(fen);
+  expect_proof_both_sides(&p, fen, ARB_PROOF_PAWN_STRUCTURES);
+  arb_position spare = test_fen("8/1p2B2p/1PpB4/k1P5/p1P5/P7/5K2/8 w - - 0 1");
+  cr_expect_eq(verdict(&spare, ARB_WHITE), ARB_WIN_WINNABLE);
+}
+
 /* A budget smaller than one expansion of the enumeration still bounds the whole search (it once
  * wrapped around to "no limit" when the enumeration passed it). */
 Test(dead, tiny_budget_holds) {

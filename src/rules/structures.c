@@ -11,7 +11,10 @@
  * are never removed: a position with a man more can do everything the one without can (no man
  * blocks a line here, and more men only mean more captures, checks and blockers), so ignoring a
  * capture of a piece only over-approximates.  From a state, the successors are:
- * - a man's capture of a pawn it hits (the pawn goes, the man's region grows by its square);
+ * - a man's capture of a pawn it hits (the pawn goes, the man's region grows by its square),
+ *   unless the capture ends the game without a mate of the loser (capture_ends_game: the side
+ *   that loses the pawn has only its king and pawns left, and no move wherever its king stands —
+ *   the king that takes the last free pawn and stalemates);
  * - a pawn's step or double step onto squares no pawn holds (pieces are assumed to step aside),
  *   and en passant after a double step beside an enemy pawn;
  * - a pawn's capture of an enemy pawn, or on a square of an enemy piece's region;
@@ -25,10 +28,17 @@
  * that stood there before cannot give check: the king could not have stepped into it) — and each
  * flight attacked by the winner (pieces, pawns, its king from its region) or held by one of the
  * loser's own men, a different man for each (a pawn on its square, a piece from its region).
- * When no state allows that, the side can never mate.
- * Not proven (0): a missing king, pawns on a back rank, en passant on the board, castling rights
- * other than the standard king and rooks, more than MAX_MEN men besides pawns, or more than
- * MAX_STATES structures.  Memory: the states (malloc), freed before returning.
+ * When the loser has nothing but its king and pawns, and its last move was a king move inside
+ * the structure, that king came to its square from a neighbour where it stood with the winner's
+ * king not next to it: unless the winner's king made the last move (a discovered check), that
+ * neighbour must be covered by another man (the tempo rule, no_mate_here).
+ * Men that can neither move nor be taken while a structure lasts (found as a greatest fixpoint
+ * in expand: a king boxed in by its own rook and bishop, say) block lines and pawns there.
+ * When no state allows a mate, the side can never mate.
+ * Not proven (0): a missing king, the side not to move in check, pawns on a back rank, en
+ * passant on the board, castling rights other than the standard king and rooks, more than
+ * MAX_MEN men besides pawns, or more than MAX_STATES structures.  Memory: the states (malloc),
+ * freed before returning.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,12 +62,17 @@ typedef struct state {
   arb_bitboard promo[2];   /* the promoted pieces' region (all of a colour together) */
   uint8_t promos[2];       /* how many promotions (at most 16 each) */
   uint8_t queued;
+  /* 1 when the loser's last move may have been other than a move of its king inside this
+   * structure: some path here has the loser's pawn move or capture of a pawn after which only
+   * the winner moved, or the first move is the winner's and mates at once (no_mate_here) */
+  uint8_t loose;
 } state;
 
 typedef struct fix {
   int nmen;
   man men[MAX_MEN];
   int winner;
+  int king_alone; /* the loser has nothing but its king and pawns, and no one may castle */
   state *st;
   arb_bitboard *region; /* region[s * nmen + i] */
   uint32_t *slot;       /* open addressing over states: 0 empty, else index + 1 */
@@ -134,6 +149,8 @@ static int merge(fix *f, const state *c, const arb_bitboard *creg) {
         e->promo[col] |= c->promo[col];
         if (c->promos[col] > e->promos[col]) e->promos[col] = c->promos[col];
       }
+      grew |= c->loose > e->loose;
+      e->loose |= c->loose;
       if (grew && !e->queued) {
         e->queued = 1;
         f->queue[(f->qhead + f->qlen++) % f->cap] = k;
@@ -158,6 +175,7 @@ static int merge(fix *f, const state *c, const arb_bitboard *creg) {
 static int successor(fix *f, const state *from, const arb_bitboard *reg, int c, arb_square sq,
                      arb_square to, arb_square taken, int mover) {
   state n = *from;
+  n.loose |= c != f->winner;
   arb_bitboard nreg[MAX_MEN];
   memcpy(nreg, reg, (size_t)f->nmen * sizeof *reg);
   n.arrived[0] = n.arrived[1] = 0;
@@ -193,6 +211,30 @@ static int blockers(const fix *f, const state *s, const arb_bitboard *reg, arb_b
   return can;
 }
 
+/* The squares the winner's king could reach by a move that gives check to a king on k by
+ * opening a line of one of the winner's sliders: from a square of its region on that line,
+ * between k and a square the slider could stand on, with no pawn between. */
+static arb_bitboard discovered(const fix *f, const state *s, const arb_bitboard *reg, arb_square k,
+                               arb_bitboard winner_king) {
+  const int w = f->winner;
+  const arb_bitboard pawns = s->pawns[0] | s->pawns[1];
+  arb_bitboard diag = s->promo[w], orth = s->promo[w];
+  for (int i = 0; i < f->nmen; i++) {
+    const int t = f->men[i].type;
+    if (f->men[i].color != w) continue;
+    if (t == ARB_BISHOP || t == ARB_QUEEN) diag |= reg[i];
+    if (t == ARB_ROOK || t == ARB_QUEEN) orth |= reg[i];
+  }
+  arb_bitboard lines = 0;
+  for (arb_bitboard x = arb__bishop_attacks(k, pawns) & diag; x;)
+    lines |= arb__tab.between[k][arb__pop_lsb(&x)];
+  for (arb_bitboard x = arb__rook_attacks(k, pawns) & orth; x;)
+    lines |= arb__tab.between[k][arb__pop_lsb(&x)];
+  const arb_bitboard from = lines & winner_king;
+  const arb_bitboard wide = from | arb__east(from) | arb__west(from);
+  return (wide | arb__north(wide) | arb__south(wide)) & winner_king;
+}
+
 /* 1 when no mate of the loser is possible in state s (regions reg, attacks att): for every
  * square k of the loser king's region that the winner can check, and every square of the
  * winner's king two steps from k (or none near), some flight of k is neither covered nor held. */
@@ -214,16 +256,95 @@ static int no_mate_here(const fix *f, const state *s, const arb_bitboard *reg,
       cover |= att[i];
   }
   cover |= checks; /* all but the winner's king */
+  /* When the loser has only its king and its last move was a move of that king here (tempo),
+   * the king came to k from a neighbour k' of its region, where it stood with the winner to
+   * move next: the winner's king was not next to k', and if it has not moved since, k' must now
+   * be covered by another man.  It has moved only if its move gave check by opening a line of
+   * a slider (discovered()). */
+  const int tempo = f->king_alone && !s->loose && !s->promos[w ^ 1];
   for (arb_bitboard b = king_region & checks; b;) {
     const arb_square k = arb__pop_lsb(&b);
     const arb_bitboard flights = arb__tab.king[k], near = flights | ARB_BB(k);
     const arb_bitboard grown = near | arb__east(near) | arb__west(near);
     const arb_bitboard ring = (grown | arb__north(grown) | arb__south(grown)) & ~near;
+    const arb_bitboard came = flights & king_region, from = came & cover;
+    if (tempo && !came) continue;
     arb_bitboard open = flights & ~cover; /* the winner's king far away */
-    if (blockers(f, s, reg, open, arb__popcount(open)) >= arb__popcount(open)) return 0;
+    if ((!tempo || from) && blockers(f, s, reg, open, arb__popcount(open)) >= arb__popcount(open))
+      return 0;
+    int moved = -1; /* whether the winner's king can have made the last move onto the ring */
+    arb_bitboard moved_to = 0;
     for (arb_bitboard r = winner_king & ring; r;) {
-      open = flights & ~cover & ~arb__tab.king[arb__pop_lsb(&r)];
-      if (blockers(f, s, reg, open, arb__popcount(open)) >= arb__popcount(open)) return 0;
+      const arb_square sq = arb__pop_lsb(&r);
+      open = flights & ~cover & ~arb__tab.king[sq];
+      if (blockers(f, s, reg, open, arb__popcount(open)) < arb__popcount(open)) continue;
+      if (!tempo || (from & ~arb__tab.king[sq])) return 0;
+      if (moved < 0) {
+        moved_to = discovered(f, s, reg, k, winner_king);
+        moved = 1;
+      }
+      if (moved_to & ARB_BB(sq)) return 0;
+    }
+  }
+  return 1;
+}
+
+/* 1 when man i's capture of the pawn on t ends the game and is no mate of the loser: the side
+ * whose pawn it takes has nothing but its king and pawns, and then no legal move wherever its
+ * king stands in its region (a stalemate, or a mate of the winner), and when that side is the
+ * loser, no check either (its king was not in check before: only the capturing man, or a line
+ * it opened by leaving its square, can give one).  Such a capture leads to no structure. */
+static int capture_ends_game(const fix *f, const state *s, const arb_bitboard *reg,
+                             const arb_bitboard stuck[2], int i, arb_square t) {
+  const int c = f->men[i].color, d = c ^ 1, type = f->men[i].type, king = type == ARB_KING;
+  if (s->promos[d]) return 0;
+  int dk = -1;
+  for (int j = 0; j < f->nmen; j++)
+    if (f->men[j].color == d) {
+      if (f->men[j].type != ARB_KING) return 0;
+      dk = j;
+    }
+  if (dk < 0) return 0;
+  arb_bitboard pawns[2] = {s->pawns[0], s->pawns[1]};
+  pawns[d] &= ~ARB_BB(t);
+  /* The capturing side's men: where they could stand (the capturer on t), the ones in place,
+   * the squares those guard, and where its sliders could stand. */
+  arb_bitboard men = ARB_BB(t) | s->promo[c], placed = 0, guard = 0, diag = s->promo[c],
+               orth = s->promo[c];
+  for (int j = 0; j < f->nmen; j++) {
+    const int tj = f->men[j].type;
+    if (f->men[j].color != c || j == i) continue;
+    if (tj != ARB_KING) men |= reg[j];
+    if (reg[j] & stuck[c]) {
+      placed |= reg[j];
+      guard |= arb__piece_attacks((arb_piece_type)tj, arb__lsb(reg[j]), ~(arb_bitboard)0);
+    }
+    if (tj == ARB_BISHOP || tj == ARB_QUEEN) diag |= reg[j];
+    if (tj == ARB_ROOK || tj == ARB_QUEEN) orth |= reg[j];
+  }
+  const arb_bitboard occ = pawns[0] | pawns[1] | placed | ARB_BB(t);
+  const int up = d == ARB_WHITE ? 8 : -8;
+  for (arb_bitboard b = pawns[d]; b;) /* a pawn's step (pawns are never on a back rank) */
+    if (!(occ & ARB_BB(arb__pop_lsb(&b) + up))) return 0;
+  if (arb__pawns_attacks(pawns[d], d) & (pawns[c] | men)) return 0; /* a pawn's capture */
+  const arb_bitboard taboo = pawns[d] | arb__pawns_attacks(pawns[c], c) | guard |
+                             (king ? arb__tab.king[t] | ARB_BB(t) : 0);
+  arb_bitboard kings = reg[dk] & ~ARB_BB(t) & ~(king ? arb__tab.king[t] : 0);
+  while (kings) {
+    const arb_square k = arb__pop_lsb(&kings);
+    if (arb__tab.king[k] & ~taboo) return 0; /* a king's move */
+    if (d == f->winner) continue;
+    if (!king && (attacks_of(type, t, occ) & ARB_BB(k))) return 0; /* the capturer checks */
+    const arb_bitboard from =
+        (king ? arb__tab.king[t] : ~(arb_bitboard)0) & reg[i] & ~pawns[0] & ~pawns[1];
+    for (arb_bitboard o = from & arb__queen_attacks(k, occ); o;) { /* a line it opened */
+      const arb_square sq = arb__pop_lsb(&o);
+      const int straight = ARB_RANK_OF(sq) == ARB_RANK_OF(k) || ARB_FILE_OF(sq) == ARB_FILE_OF(k);
+      const arb_bitboard seen = (straight ? arb__rook_attacks(k, occ & ~ARB_BB(sq)) & orth
+                                          : arb__bishop_attacks(k, occ & ~ARB_BB(sq)) & diag) &
+                                arb__tab.line[k][sq];
+      for (arb_bitboard x = seen; x;)
+        if (arb__tab.between[k][arb__pop_lsb(&x)] & ARB_BB(sq)) return 0;
     }
   }
   return 1;
@@ -235,54 +356,76 @@ static int expand(fix *f, int k) {
   /* A copy: merging successors may move the states (grow). */
   arb_bitboard reg[MAX_MEN];
   memcpy(reg, &f->region[(size_t)k * (size_t)f->nmen], (size_t)f->nmen * sizeof *reg);
-  /* Men that cannot move at all in this structure (a region of one square, no move but a
-   * capture of a pawn) stay where they are for as long as it lasts: they block lines and pawns,
-   * and the squares next to them that they attack are never a king's.  Found in passes: each
-   * pass's blockers make the regions of the next smaller, never larger. */
+  /* Men that cannot move at all in this structure stay where they are for as long as it lasts:
+   * they block lines and pawns, and the squares next to them that they attack are never a
+   * king's.  They are found as a greatest fixpoint: assume every man on one square in place, and
+   * drop each one that could then still move, or be taken (a king never is) by an enemy pawn or
+   * by a man not assumed in place, until none drops.  Sound: the first of those left to move or
+   * be taken would have to be so while all the others stand where they are, and it cannot. */
   arb_bitboard start[MAX_MEN], stuck[2] = {0, 0}, guard[2] = {0, 0};
   memcpy(start, reg, (size_t)f->nmen * sizeof *reg);
   arb_bitboard hits[MAX_MEN], att[MAX_MEN], promo_hits[2] = {0, 0}, promo_att[2] = {0, 0};
   arb_bitboard targets[2]; /* what a pawn of the other colour takes */
   arb_bitboard occ = s.pawns[0] | s.pawns[1];
-  /* Only a man no enemy man can ever attack stays: a capture would take it off. */
-  arb_bitboard attacked[2] = {0, 0};
+  const arb_bitboard pawn_att[2] = {arb__pawns_attacks(s.pawns[0], ARB_WHITE),
+                                    arb__pawns_attacks(s.pawns[1], ARB_BLACK)};
+  arb_bitboard promo_attacked[2] = {0, 0};
   for (int c = 0; c < 2; c++)
     if (s.promo[c]) {
       arb_bitboard ignored = 0;
-      arb__flood(PROMOTED, s.promo[c], occ, s.pawns[c], s.pawns[c ^ 1], 0, &ignored, &attacked[c]);
+      arb__flood(PROMOTED, s.promo[c], occ, s.pawns[c], s.pawns[c ^ 1], 0, &ignored,
+                 &promo_attacked[c]);
     }
-  for (int pass = 0;; pass++) {
+  uint64_t cand = 0; /* the men assumed in place, by number */
+  for (int i = 0; i < f->nmen; i++) {
+    const int c = f->men[i].color;
+    /* (a piece a pawn has taken lives on a pawn's square here, over-approximating: never in
+     * place) */
+    if (!arb__more_than_one(start[i]) &&
+        (f->men[i].type == ARB_KING ||
+         !(start[i] & (promo_attacked[c ^ 1] | pawn_att[c ^ 1] | s.pawns[0] | s.pawns[1]))))
+      cand |= UINT64_C(1) << i;
+  }
+  for (uint64_t before = 0; cand && cand != before;) {
+    before = cand;
+    stuck[0] = stuck[1] = guard[0] = guard[1] = 0;
+    for (int i = 0; i < f->nmen; i++)
+      if (cand >> i & 1) {
+        const int c = f->men[i].color;
+        stuck[c] |= start[i];
+        guard[c] |= arb__piece_attacks((arb_piece_type)f->men[i].type, arb__lsb(start[i]),
+                                       ~(arb_bitboard)0);
+      }
     occ = s.pawns[0] | s.pawns[1] | stuck[0] | stuck[1];
-    targets[0] = s.pawns[0];
-    targets[1] = s.pawns[1];
-    arb_bitboard now[2] = {0, 0}, near[2] = {0, 0};
+    arb_bitboard attacked[2] = {promo_attacked[0], promo_attacked[1]};
     for (int i = 0; i < f->nmen; i++) {
-      const int c = f->men[i].color, t = f->men[i].type;
-      hits[i] = att[i] = 0;
-      const arb_bitboard forbidden =
-          t == ARB_KING ? arb__pawns_attacks(s.pawns[c ^ 1], c ^ 1) | guard[c ^ 1] : 0;
-      reg[i] = arb__flood(t, start[i], occ, s.pawns[c] | (stuck[c] & ~start[i]), s.pawns[c ^ 1],
-                          forbidden, &hits[i], &att[i]);
-      if (t != ARB_KING) targets[c] |= reg[i];
-      if (pass == 0) attacked[c] |= att[i];
+      const int c = f->men[i].color, king = f->men[i].type == ARB_KING;
+      arb_bitboard ignored = 0, a = 0;
+      const arb_bitboard forbidden = king ? pawn_att[c ^ 1] | guard[c ^ 1] : 0;
+      const arb_bitboard r =
+          arb__flood(f->men[i].type, start[i], occ, s.pawns[c] | (stuck[c] & ~start[i]),
+                     s.pawns[c ^ 1], forbidden, &ignored, &a);
+      if (!(cand >> i & 1))
+        attacked[c] |= a & ~forbidden; /* a king takes nothing guarded by a pawn or a man */
+      else if (r != start[i]) /* it could move (a capture of a pawn is another structure) */
+        cand &= ~(UINT64_C(1) << i);
     }
-    for (int i = 0; i < f->nmen; i++) {
-      const int c = f->men[i].color;
-      /* not attacked by an enemy man or pawn, nor on a pawn's square (a piece a pawn has taken
-       * lives on here, over-approximating, but must not block anything) */
-      if (arb__more_than_one(reg[i]) ||
-          (reg[i] &
-           (attacked[c ^ 1] | arb__pawns_attacks(s.pawns[c ^ 1], c ^ 1) | s.pawns[0] | s.pawns[1])))
-        continue;
-      now[c] |= reg[i];
-      near[c] |=
-          arb__piece_attacks((arb_piece_type)f->men[i].type, arb__lsb(reg[i]), ~(arb_bitboard)0);
-    }
-    if (pass == 2 || (now[0] == stuck[0] && now[1] == stuck[1])) break;
-    stuck[0] = now[0];
-    stuck[1] = now[1];
-    guard[0] = near[0];
-    guard[1] = near[1];
+    for (int i = 0; i < f->nmen; i++)
+      if ((cand >> i & 1) && f->men[i].type != ARB_KING &&
+          (start[i] & attacked[f->men[i].color ^ 1]))
+        cand &= ~(UINT64_C(1) << i);
+  }
+  if (!cand) stuck[0] = stuck[1] = guard[0] = guard[1] = 0;
+  occ = s.pawns[0] | s.pawns[1] | stuck[0] | stuck[1];
+  targets[0] = s.pawns[0];
+  targets[1] = s.pawns[1];
+  for (int i = 0; i < f->nmen; i++) {
+    const int c = f->men[i].color, t = f->men[i].type;
+    hits[i] = att[i] = 0;
+    const arb_bitboard forbidden = t == ARB_KING ? pawn_att[c ^ 1] | guard[c ^ 1] : 0;
+    reg[i] = arb__flood(t, start[i], occ, s.pawns[c] | (stuck[c] & ~start[i]), s.pawns[c ^ 1],
+                        forbidden, &hits[i], &att[i]);
+    if (t != ARB_KING) targets[c] |= reg[i];
   }
   for (int c = 0; c < 2; c++)
     if (s.promo[c]) {
@@ -296,6 +439,7 @@ static int expand(fix *f, int k) {
   for (int i = 0; i < f->nmen; i++) /* a man takes a pawn */
     for (arb_bitboard b = hits[i]; b;) {
       const arb_square t = arb__pop_lsb(&b);
+      if (capture_ends_game(f, &s, reg, stuck, i, t)) continue;
       if (!successor(f, &s, reg, f->men[i].color, ARB_NO_SQUARE, t, t, i)) return 0;
     }
   for (int c = 0; c < 2; c++) {
@@ -319,6 +463,7 @@ static int expand(fix *f, int k) {
             const arb_square esq = arb__pop_lsb(&e);
             state mid = s;
             mid.pawns[c] ^= ARB_BB(sq) | ARB_BB(two);
+            mid.loose = 1; /* both sides moved a pawn: the loser's last move was one */
             if (!successor(f, &mid, reg, c ^ 1, esq, ahead, two, -1)) return 0;
           }
         }
@@ -347,6 +492,19 @@ static int standard_castling(const arb_position *p) {
   return 1;
 }
 
+/* 1 when a move of the side to move mates at once. */
+static int mates_in_one(const arb_position *p) {
+  arb_move moves[ARB_MAX_MOVES];
+  const int n = arb_generate_legal(p, moves);
+  for (int i = 0; i < n; i++) {
+    arb_position q = *p;
+    arb_undo u;
+    arb_make_move(&q, moves[i], &u);
+    if (arb_in_check(&q) && !arb_has_legal_move(&q)) return 1;
+  }
+  return 0;
+}
+
 int arb__structures_never_mate(const arb_position *p, int winner, int max_visits) {
   const arb_bitboard pawns = p->by_type[ARB_PAWN];
   if (p->ep_square != ARB_NO_SQUARE || (pawns & (ARB_RANK_BB(0) | ARB_RANK_BB(7))) ||
@@ -354,12 +512,16 @@ int arb__structures_never_mate(const arb_position *p, int winner, int max_visits
     return 0;
   for (int c = 0; c < 2; c++)
     if (arb__popcount(p->by_type[ARB_KING] & p->by_color[c]) != 1) return 0;
+  /* (capture_ends_game relies on the side that has just moved not being in check) */
+  if (arb_attackers(p, arb__king_sq(p, p->turn ^ 1), (arb_color)p->turn, p->by_type[0])) return 0;
   const arb_bitboard men = p->by_type[0] & ~pawns;
   if (arb__popcount(men) > MAX_MEN) return 0;
   fix *f = malloc(sizeof *f);
   if (!f) return 0;
   f->nmen = 0;
   f->winner = winner;
+  f->king_alone = !p->castling_rooks && /* (a winner's castling could check with the rook) */
+                  !(p->by_color[winner ^ 1] & ~pawns & ~p->by_type[ARB_KING]);
   f->count = f->cap = 0;
   f->qhead = f->qlen = 0;
   f->st = NULL;
@@ -379,6 +541,7 @@ int arb__structures_never_mate(const arb_position *p, int winner, int max_visits
     memset(&s0, 0, sizeof s0);
     s0.pawns[ARB_WHITE] = pawns & p->by_color[ARB_WHITE];
     s0.pawns[ARB_BLACK] = pawns & p->by_color[ARB_BLACK];
+    s0.loose = p->turn == winner && mates_in_one(p); /* a mate before any move of the loser */
     proven = merge(f, &s0, start);
     for (int visits = 0; proven && f->qlen; visits++) {
       if (visits == MAX_VISITS || visits >= max_visits) {
