@@ -35,7 +35,8 @@
  * Men that can neither move nor be taken while a structure lasts (found as a greatest fixpoint
  * in expand: a king boxed in by its own rook and bishop, say) block lines and pawns there.
  * When no state allows a mate, the side can never mate.
- * Not proven (0): a missing king, the side not to move in check, pawns on a back rank, en
+ * Not proven (0): a missing king, the side not to move in check, no legal move on the board
+ * (the game is over: arb_winnability_of answers that first), pawns on a back rank, en
  * passant on the board, castling rights other than the standard king and rooks, more than
  * MAX_MEN men besides pawns, or more than MAX_STATES structures.  Memory: the states (malloc),
  * freed before returning.
@@ -235,11 +236,12 @@ static arb_bitboard discovered(const fix *f, const state *s, const arb_bitboard 
   return (wide | arb__north(wide) | arb__south(wide)) & winner_king;
 }
 
-/* 1 when no mate of the loser is possible in state s (regions reg, attacks att): for every
- * square k of the loser king's region that the winner can check, and every square of the
- * winner's king two steps from k (or none near), some flight of k is neither covered nor held. */
+/* 1 when no mate of the loser is possible in state s (regions reg, attacks att, the men in
+ * place a bit each in `placed`): for every square k of the loser king's region that the winner
+ * can check, and every square of the winner's king two steps from k (or none near), some flight
+ * of k is neither covered nor held. */
 static int no_mate_here(const fix *f, const state *s, const arb_bitboard *reg,
-                        const arb_bitboard *att, arb_bitboard promo_att[2], arb_bitboard stuck) {
+                        const arb_bitboard *att, arb_bitboard promo_att[2], uint64_t placed) {
   const int w = f->winner;
   arb_bitboard checks = s->arrived[w] | promo_att[w], cover = arb__pawns_attacks(s->pawns[w], w);
   arb_bitboard king_region = 0, winner_king = 0;
@@ -250,7 +252,7 @@ static int no_mate_here(const fix *f, const state *s, const arb_bitboard *reg,
     }
     if (f->men[i].type == ARB_KING)
       winner_king = reg[i];
-    else if (f->men[i].type != ARB_KNIGHT || !(reg[i] & stuck))
+    else if (f->men[i].type != ARB_KNIGHT || !(placed >> i & 1))
       checks |= att[i]; /* a knight that never moves gives no check; a slider may, discovered */
     else
       cover |= att[i];
@@ -289,13 +291,14 @@ static int no_mate_here(const fix *f, const state *s, const arb_bitboard *reg,
   return 1;
 }
 
-/* 1 when man i's capture of the pawn on t ends the game and is no mate of the loser: the side
- * whose pawn it takes has nothing but its king and pawns, and then no legal move wherever its
- * king stands in its region (a stalemate, or a mate of the winner), and when that side is the
- * loser, no check either (its king was not in check before: only the capturing man, or a line
- * it opened by leaving its square, can give one).  Such a capture leads to no structure. */
+/* 1 when man i's capture of the pawn on t ends the game and is no mate of the loser (the men
+ * in place a bit each in in_place): the side whose pawn it takes has nothing but its king and
+ * pawns, and then no legal move wherever its king stands in its region (a stalemate, or a mate
+ * of the winner), and when that side is the loser, no check either (its king was not in check
+ * before: only the capturing man, or a line it opened by leaving its square, can give one).
+ * Such a capture leads to no structure. */
 static int capture_ends_game(const fix *f, const state *s, const arb_bitboard *reg,
-                             const arb_bitboard stuck[2], int i, arb_square t) {
+                             uint64_t in_place, int i, arb_square t) {
   const int c = f->men[i].color, d = c ^ 1, type = f->men[i].type, king = type == ARB_KING;
   if (s->promos[d]) return 0;
   int dk = -1;
@@ -315,7 +318,7 @@ static int capture_ends_game(const fix *f, const state *s, const arb_bitboard *r
     const int tj = f->men[j].type;
     if (f->men[j].color != c || j == i) continue;
     if (tj != ARB_KING) men |= reg[j];
-    if (reg[j] & stuck[c]) {
+    if (in_place >> j & 1) {
       placed |= reg[j];
       guard |= arb__piece_attacks((arb_piece_type)tj, arb__lsb(reg[j]), ~(arb_bitboard)0);
     }
@@ -435,11 +438,11 @@ static int expand(fix *f, int k) {
       targets[c] |= s.promo[c];
     }
   memcpy(&f->region[(size_t)k * (size_t)f->nmen], reg, (size_t)f->nmen * sizeof *reg);
-  if (!no_mate_here(f, &s, reg, att, promo_att, stuck[f->winner])) return 0;
+  if (!no_mate_here(f, &s, reg, att, promo_att, cand)) return 0;
   for (int i = 0; i < f->nmen; i++) /* a man takes a pawn */
     for (arb_bitboard b = hits[i]; b;) {
       const arb_square t = arb__pop_lsb(&b);
-      if (capture_ends_game(f, &s, reg, stuck, i, t)) continue;
+      if (capture_ends_game(f, &s, reg, cand, i, t)) continue;
       if (!successor(f, &s, reg, f->men[i].color, ARB_NO_SQUARE, t, t, i)) return 0;
     }
   for (int c = 0; c < 2; c++) {
@@ -512,8 +515,11 @@ int arb__structures_never_mate(const arb_position *p, int winner, int max_visits
     return 0;
   for (int c = 0; c < 2; c++)
     if (arb__popcount(p->by_type[ARB_KING] & p->by_color[c]) != 1) return 0;
-  /* (capture_ends_game relies on the side that has just moved not being in check) */
-  if (arb_attackers(p, arb__king_sq(p, p->turn ^ 1), (arb_color)p->turn, p->by_type[0])) return 0;
+  /* (capture_ends_game relies on the side that has just moved not being in check; a pawn's
+   * check on the board is seen by no state, so a game already over is not for this proof) */
+  if (arb_attackers(p, arb__king_sq(p, p->turn ^ 1), (arb_color)p->turn, p->by_type[0]) ||
+      !arb_has_legal_move(p))
+    return 0;
   const arb_bitboard men = p->by_type[0] & ~pawns;
   if (arb__popcount(men) > MAX_MEN) return 0;
   fix *f = malloc(sizeof *f);
