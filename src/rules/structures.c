@@ -212,21 +212,27 @@ static int blockers(const fix *f, const state *s, const arb_bitboard *reg, arb_b
   return can;
 }
 
+/* Where colour c's sliders could stand, by the lines they move along (promoted pieces on both):
+ * diag for bishops and queens, orth for rooks and queens; man `skip` left out (-1: none). */
+static void slider_squares(const fix *f, const state *s, const arb_bitboard *reg, int c, int skip,
+                           arb_bitboard *diag, arb_bitboard *orth) {
+  *diag = *orth = s->promo[c];
+  for (int i = 0; i < f->nmen; i++) {
+    const int t = f->men[i].type;
+    if (f->men[i].color != c || i == skip) continue;
+    if (t == ARB_BISHOP || t == ARB_QUEEN) *diag |= reg[i];
+    if (t == ARB_ROOK || t == ARB_QUEEN) *orth |= reg[i];
+  }
+}
+
 /* The squares the winner's king could reach by a move that gives check to a king on k by
  * opening a line of one of the winner's sliders: from a square of its region on that line,
  * between k and a square the slider could stand on, with no pawn between. */
 static arb_bitboard discovered(const fix *f, const state *s, const arb_bitboard *reg, arb_square k,
                                arb_bitboard winner_king) {
-  const int w = f->winner;
   const arb_bitboard pawns = s->pawns[0] | s->pawns[1];
-  arb_bitboard diag = s->promo[w], orth = s->promo[w];
-  for (int i = 0; i < f->nmen; i++) {
-    const int t = f->men[i].type;
-    if (f->men[i].color != w) continue;
-    if (t == ARB_BISHOP || t == ARB_QUEEN) diag |= reg[i];
-    if (t == ARB_ROOK || t == ARB_QUEEN) orth |= reg[i];
-  }
-  arb_bitboard lines = 0;
+  arb_bitboard diag, orth, lines = 0;
+  slider_squares(f, s, reg, f->winner, -1, &diag, &orth);
   for (arb_bitboard x = arb__bishop_attacks(k, pawns) & diag; x;)
     lines |= arb__tab.between[k][arb__pop_lsb(&x)];
   for (arb_bitboard x = arb__rook_attacks(k, pawns) & orth; x;)
@@ -274,18 +280,13 @@ static int no_mate_here(const fix *f, const state *s, const arb_bitboard *reg,
     arb_bitboard open = flights & ~cover; /* the winner's king far away */
     if ((!tempo || from) && blockers(f, s, reg, open, arb__popcount(open)) >= arb__popcount(open))
       return 0;
-    int moved = -1; /* whether the winner's king can have made the last move onto the ring */
-    arb_bitboard moved_to = 0;
+    /* where the winner's king can have made the last move to (tempo) */
+    const arb_bitboard moved_to = tempo ? discovered(f, s, reg, k, winner_king) : 0;
     for (arb_bitboard r = winner_king & ring; r;) {
       const arb_square sq = arb__pop_lsb(&r);
       open = flights & ~cover & ~arb__tab.king[sq];
       if (blockers(f, s, reg, open, arb__popcount(open)) < arb__popcount(open)) continue;
-      if (!tempo || (from & ~arb__tab.king[sq])) return 0;
-      if (moved < 0) {
-        moved_to = discovered(f, s, reg, k, winner_king);
-        moved = 1;
-      }
-      if (moved_to & ARB_BB(sq)) return 0;
+      if (!tempo || (from & ~arb__tab.king[sq]) || (moved_to & ARB_BB(sq))) return 0;
     }
   }
   return 1;
@@ -312,8 +313,8 @@ static int capture_ends_game(const fix *f, const state *s, const arb_bitboard *r
   pawns[d] &= ~ARB_BB(t);
   /* The capturing side's men: where they could stand (the capturer on t), the ones in place,
    * the squares those guard, and where its sliders could stand. */
-  arb_bitboard men = ARB_BB(t) | s->promo[c], placed = 0, guard = 0, diag = s->promo[c],
-               orth = s->promo[c];
+  arb_bitboard men = ARB_BB(t) | s->promo[c], placed = 0, guard = 0, diag, orth;
+  slider_squares(f, s, reg, c, i, &diag, &orth);
   for (int j = 0; j < f->nmen; j++) {
     const int tj = f->men[j].type;
     if (f->men[j].color != c || j == i) continue;
@@ -322,8 +323,6 @@ static int capture_ends_game(const fix *f, const state *s, const arb_bitboard *r
       placed |= reg[j];
       guard |= arb__piece_attacks((arb_piece_type)tj, arb__lsb(reg[j]), ~(arb_bitboard)0);
     }
-    if (tj == ARB_BISHOP || tj == ARB_QUEEN) diag |= reg[j];
-    if (tj == ARB_ROOK || tj == ARB_QUEEN) orth |= reg[j];
   }
   const arb_bitboard occ = pawns[0] | pawns[1] | placed | ARB_BB(t);
   const int up = d == ARB_WHITE ? 8 : -8;
@@ -389,8 +388,10 @@ static int expand(fix *f, int k) {
          !(start[i] & (promo_attacked[c ^ 1] | pawn_att[c ^ 1] | s.pawns[0] | s.pawns[1]))))
       cand |= UINT64_C(1) << i;
   }
-  for (uint64_t before = 0; cand && cand != before;) {
-    before = cand;
+  /* Each round floods every man with the men assumed in place standing still; the round in
+   * which none drops gives the regions. */
+  for (int dropped = 1; dropped;) {
+    const uint64_t before = cand;
     stuck[0] = stuck[1] = guard[0] = guard[1] = 0;
     for (int i = 0; i < f->nmen; i++)
       if (cand >> i & 1) {
@@ -400,35 +401,26 @@ static int expand(fix *f, int k) {
                                        ~(arb_bitboard)0);
       }
     occ = s.pawns[0] | s.pawns[1] | stuck[0] | stuck[1];
+    targets[0] = s.pawns[0];
+    targets[1] = s.pawns[1];
     arb_bitboard attacked[2] = {promo_attacked[0], promo_attacked[1]};
     for (int i = 0; i < f->nmen; i++) {
-      const int c = f->men[i].color, king = f->men[i].type == ARB_KING;
-      arb_bitboard ignored = 0, a = 0;
-      const arb_bitboard forbidden = king ? pawn_att[c ^ 1] | guard[c ^ 1] : 0;
-      const arb_bitboard r =
-          arb__flood(f->men[i].type, start[i], occ, s.pawns[c] | (stuck[c] & ~start[i]),
-                     s.pawns[c ^ 1], forbidden, &ignored, &a);
+      const int c = f->men[i].color, t = f->men[i].type;
+      hits[i] = att[i] = 0;
+      const arb_bitboard forbidden = t == ARB_KING ? pawn_att[c ^ 1] | guard[c ^ 1] : 0;
+      reg[i] = arb__flood(t, start[i], occ, s.pawns[c] | (stuck[c] & ~start[i]), s.pawns[c ^ 1],
+                          forbidden, &hits[i], &att[i]);
+      if (t != ARB_KING) targets[c] |= reg[i];
       if (!(cand >> i & 1))
-        attacked[c] |= a & ~forbidden; /* a king takes nothing guarded by a pawn or a man */
-      else if (r != start[i]) /* it could move (a capture of a pawn is another structure) */
+        attacked[c] |= att[i] & ~forbidden; /* a king takes nothing guarded by a pawn or a man */
+      else if (reg[i] != start[i]) /* it could move (a capture of a pawn is another structure) */
         cand &= ~(UINT64_C(1) << i);
     }
     for (int i = 0; i < f->nmen; i++)
       if ((cand >> i & 1) && f->men[i].type != ARB_KING &&
           (start[i] & attacked[f->men[i].color ^ 1]))
         cand &= ~(UINT64_C(1) << i);
-  }
-  if (!cand) stuck[0] = stuck[1] = guard[0] = guard[1] = 0;
-  occ = s.pawns[0] | s.pawns[1] | stuck[0] | stuck[1];
-  targets[0] = s.pawns[0];
-  targets[1] = s.pawns[1];
-  for (int i = 0; i < f->nmen; i++) {
-    const int c = f->men[i].color, t = f->men[i].type;
-    hits[i] = att[i] = 0;
-    const arb_bitboard forbidden = t == ARB_KING ? pawn_att[c ^ 1] | guard[c ^ 1] : 0;
-    reg[i] = arb__flood(t, start[i], occ, s.pawns[c] | (stuck[c] & ~start[i]), s.pawns[c ^ 1],
-                        forbidden, &hits[i], &att[i]);
-    if (t != ARB_KING) targets[c] |= reg[i];
+    dropped = cand != before;
   }
   for (int c = 0; c < 2; c++)
     if (s.promo[c]) {
