@@ -15,13 +15,16 @@
 #   make install    install headers, libraries, arbiter.pc, the CMake package and `arbiter`
 #   make test-deep  the perft counts over 200 million nodes and the long crash test (minutes)
 #   make test-crash the long crash test of the play server alone
+#   make test-fresh the clean-room test (root, many minutes): a fresh Debian bookworm made by
+#                   debootstrap in build/fresh, a clean clone of HEAD in it, .ci/run and make run
+#                   there (scripts/test-fresh.sh --help)
 #   make format     clang-format every C file in place
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 60
 JOBS ?= 2
 SANITIZER_PERFT_NODES ?= 1000000
 
-.PHONY: all build run test test-release test-asan bench fuzz install test-deep test-crash format deps clean
+.PHONY: all build run test test-release test-asan test-fresh bench fuzz install test-deep test-crash format deps clean
 
 all: build
 
@@ -54,6 +57,9 @@ test-asan:
 	cmake --build build/asan -j$(JOBS)
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j$(JOBS) -LE deep -E '^(format|consumer_pkgconfig|diff_chessops_pgn_corpus)$$'
+
+test-fresh:
+	sh scripts/test-fresh.sh
 
 # The long crash test: 60 kill -9 restarts under 40 games (minutes).
 test-crash: build

@@ -1,20 +1,31 @@
 #!/bin/sh
 # Arbiter — MIT licence, see LICENSE.
 # Installs the Debian packages the build and tests need, when they are missing.
-# usage: scripts/deps.sh [build|test|node|bench|fuzz]...   (default: build)
+# usage: scripts/deps.sh [--list] [build|test|node|bench|fuzz|fresh]...   (default: build)
+#   --list   print the packages of those sets, one per line, and install nothing
 # As root it runs apt-get directly; otherwise through sudo when available.
+# Every program a test runs comes from the `test` set (tests/cli/deps.sh checks that the
+# programs the tests name are shipped by a package listed here).
 set -eu
+list=0
+if [ "${1:-}" = --list ]; then list=1; shift; fi
 want="cmake make gcc pkg-config libjansson-dev libwebsockets-dev libuv1-dev libsqlite3-dev"
 for what in "${@:-build}"; do
   case "$what" in
   build) ;;
-  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 tmux procps polyglot libxml2-utils" ;;
+  # the engines are the ones tests/cli/{match,play}.sh play against
+  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3" ;;
   node) want="$want nodejs npm" ;;
   bench) want="$want stockfish pgn-extract" ;;
   fuzz) want="$want clang libclang-rt-dev" ;;
+  fresh) want="$want debootstrap curl git" ;;
   *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
   esac
 done
+if [ $list = 1 ]; then
+  echo $want | tr ' ' '\n' | sort -u
+  exit 0
+fi
 missing=""
 for p in $want; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

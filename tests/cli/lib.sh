@@ -15,3 +15,12 @@ finish() {
   echo "$pass passed, $fail failed"
   test "$fail" -eq 0
 }
+# need PROGRAM PACKAGE: stops the test (failed, exit 1) naming the program and the Debian package
+# when PROGRAM is not installed, instead of failing later with "No such file or directory".
+# `sh scripts/deps.sh test` installs every package the tests need.
+need() {
+  if ! command -v "$1" >/dev/null 2>&1 && ! [ -x "$1" ]; then
+    echo "FAIL: this test needs $1 (Debian package $2), which is not installed: run 'sh scripts/deps.sh test'"
+    exit 1
+  fi
+}

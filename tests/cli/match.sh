@@ -12,6 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 MOCK="$here/mock-engine.sh"
 TOGA=/usr/games/toga2
 GLAU=/usr/games/glaurung
+need $TOGA toga2
+need $GLAU glaurung
 
 # mock (White) against toga (Black): one game each
 for m in illegal none a1a1 malformed crash hang garbage crlf castle960 noping exitnewgame; do

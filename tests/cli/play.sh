@@ -8,6 +8,9 @@ set -u
 A=$1
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+need tmux tmux
+need /usr/games/toga2 toga2
+need /usr/games/stockfish stockfish
 S="arbiter-play-test-$$"
 export TERM="${TERM:-xterm}"
 screen() { tmux capture-pane -p -t "$S" -S -200; }

@@ -11,9 +11,10 @@
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join as pathJoin } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-export const SHOTS = process.env.ARBITER_SHOTS || pathJoin(import.meta.dirname, '../../build/web-shots');
+export const SHOTS = process.env.ARBITER_SHOTS || fileURLToPath(new URL('../../build/web-shots', import.meta.url));
 
 export async function launch() {
   if (!existsSync(CHROMIUM))

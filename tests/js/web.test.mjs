@@ -14,10 +14,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join as pathJoin } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer, getJson, pgnCheck, cleanup, sleep, scratch } from './lib.mjs';
 import { launch, Person, twoAtBoard, playClicks, PHONE } from './browser.mjs';
 
-const WEB = process.env.ARBITER_WEB || pathJoin(import.meta.dirname, '../../web/dist');
+const WEB = process.env.ARBITER_WEB || fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 let server, browser;
 before(async () => {
