@@ -83,7 +83,6 @@ bench:
 	./build/release/bench/pgn
 	./build/release/bench/referee
 	./build/release/bench/serve --games 1000
-	./build/release/bench/serve --games 1000 --loop poll
 	./build/release/bench/serve --games 1000 --pace 100
 	./build/release/bench/serve --games 10000
 	sh bench/match.sh --games 1000
@@ -93,7 +92,7 @@ fuzz:
 	CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARB_FUZZ=ON \
 	  -DARB_BUILD_TESTS=OFF >/dev/null
 	cmake --build build/fuzz -j$(JOBS)
-	for t in fen san uci query referee referee_api protocol otb timecontrol pgn winnable book epd tree engine; do \
+	for t in fen san uci query referee referee_api protocol otb timecontrol pgn winnable book epd tree engine http ws; do \
 	  mkdir -p build/fuzz/corpus/$$t && \
 	  ./build/fuzz/fuzz/fuzz_$$t build/fuzz/corpus/$$t fuzz/corpus/$$t \
 	    -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/ || exit 1; \

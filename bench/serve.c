@@ -15,9 +15,9 @@
  * With --pace MS each player thinks MS before it moves, so the load is what N games at that
  * pace offer, not the most the server can take: the ack latency then is what a player sees.
  *
- * usage: bench/serve [--games N] [--seconds S] [--pace MS] [--loop libuv|poll] [--dir DIR]
+ * usage: bench/serve [--games N] [--seconds S] [--pace MS] [--dir DIR]
  *        [ARBITER]   (DIR: where the database goes, /tmp by default; on a tmpfs the disk's
- *        flushes are left out; --loop: the server's event loop)
+ *        flushes are left out)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -302,7 +302,7 @@ static int cmp_double(const void *a, const void *b) {
 int main(int argc, char **argv) {
   int games = 1000;
   double seconds = 10;
-  const char *arbiter = ARB_CLI_PATH, *where = "/tmp", *loop = "libuv";
+  const char *arbiter = ARB_CLI_PATH, *where = "/tmp";
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--games") && i + 1 < argc)
       games = atoi(argv[++i]);
@@ -310,15 +310,13 @@ int main(int argc, char **argv) {
       where = argv[++i];
     else if (!strcmp(argv[i], "--pace") && i + 1 < argc)
       pace = atof(argv[++i]) / 1000.0;
-    else if (!strcmp(argv[i], "--loop") && i + 1 < argc)
-      loop = argv[++i];
     else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
       seconds = atof(argv[++i]);
     else if (argv[i][0] != '-')
       arbiter = argv[i];
     else {
       fprintf(stderr,
-              "usage: %s [--games N] [--seconds S] [--pace MS] [--loop libuv|poll] [--dir DIR] "
+              "usage: %s [--games N] [--seconds S] [--pace MS] [--dir DIR] "
               "[ARBITER]\n",
               argv[0]);
       return 2;
@@ -349,7 +347,8 @@ int main(int argc, char **argv) {
   pid_t pid = fork();
   if (pid == 0) {
     execl(arbiter, arbiter, "serve", "--port", "0", "--port-file", pf, "--db", db, "--quiet",
-          "--rate", "100000", "--no-lag-compensation", "--loop", loop, (char *)NULL);
+          "--rate", "100000", "--no-lag-compensation", "--create-rate", "0", "--max-conns-per-ip",
+          "0", "--max-conns", "0", (char *)NULL);
     perror("bench/serve: exec");
     _exit(1);
   }

@@ -30,6 +30,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
   } while (0)
 #define FUZZ_CHECK(cond) FUZZ_CHECK_CTX(cond, "")
 
+/* FNV-1a of n bytes onto h (start with FUZZ_MIX_START): a digest of what a target saw, to
+ * compare two runs over the same input. */
+#define FUZZ_MIX_START 1469598103934665603ul
+static inline unsigned long fuzz_mix(unsigned long h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 1099511628211ul;
+  return h;
+}
+
 struct arb_position;
 
 /* The layout of the move targets: line 1 a FEN (the start position when it does not read, every

@@ -9,7 +9,7 @@
 set -eu
 list=0
 if [ "${1:-}" = --list ]; then list=1; shift; fi
-want="cmake make gcc pkg-config libjansson-dev libwebsockets-dev libuv1-dev libsqlite3-dev"
+want="cmake make gcc pkg-config libjansson-dev libuv1-dev libsqlite3-dev"
 for what in "${@:-build}"; do
   case "$what" in
   build) ;;

@@ -48,6 +48,9 @@ srv_game *srv_game_new(srv_server *sv, const srv_game_row *row) {
   g->setup.lag_compensation = (uint8_t)row->lag_compensation;
   g->setup.first_move_ms = row->first_move_ms;
   g->setup.sees_flags = 1; /* the server is the arbiter who sees every flag */
+  /* a resignation or a flag asks whether the winner could ever mate: a few milliseconds at
+   * most on the loop, whatever position a hostile client builds (SRV_SEARCH_BUDGET) */
+  g->setup.search_budget = SRV_SEARCH_BUDGET;
   time_t secs = (time_t)(row->created_ms / 1000);
   struct tm tm;
   gmtime_r(&secs, &tm);
@@ -64,6 +67,8 @@ srv_game *srv_game_new(srv_server *sv, const srv_game_row *row) {
   g->setup.tag_count = n;
   g->rematch_offer = -1;
   g->last_id[0] = g->last_id[1] = -1;
+  for (int c = 0; c < 2; c++)
+    srv_bucket_init(&g->offers[c], 3, 0);
   return g;
 }
 
@@ -225,6 +230,7 @@ void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev, s
   if (!p) return;
   if (ack_to && ack_id >= 0 && ack_to->seat >= 0 && p->buf[ack_to->seat]) {
     p->ack_to = ack_to;
+    p->ack_id = ack_id;
     p->ack_buf = with_ack(p->buf[ack_to->seat], ack_id);
   }
   /* the event, for a client that reconnects having missed it (a state-only broadcast, ev

@@ -20,6 +20,7 @@ typedef struct srv_pending {
   srv_buf *buf[3];
   srv_session *ack_to; /* everyone: this session gets ack_buf, its seat's text with "ack" */
   srv_buf *ack_buf;
+  int64_t ack_id; /* the client's id of what ack_buf acknowledges */
 } srv_pending;
 
 typedef struct srv_game {
@@ -47,10 +48,14 @@ typedef struct srv_game {
   size_t npending, cap_pending;
   int rematch_offer;
   char rematch_token[2][SRV_TOKEN_LEN + 1]; /* for each old seat, its seat in the rematch */
-  int64_t idle_since_ms;                    /* no session attached since */
-  srv_jw sans; /* the SAN list as JSON without its "]", grown with the game */
+  uint8_t rematch_key[2][SRV_SHA256_BYTES]; /* a seat's mask key, known once it asked */
+  int has_rematch_key[2];
+  int64_t idle_since_ms; /* no session attached since */
+  srv_jw sans;           /* the SAN list as JSON without its "]", grown with the game */
   int sans_ply;
   int ended_stored;
+  srv_bucket offers[2];   /* each seat's draw offers */
+  int paused_at_load;     /* its clock waits for srv_server_resume */
   void *timer;            /* the transport's */
   struct srv_game *hnext; /* hash chain */
   struct srv_game *pnext; /* games with pending messages */
@@ -65,6 +70,8 @@ struct srv_server {
   size_t nbuckets, ngames;
   srv_game *plist; /* games with pending messages */
   int64_t last_heartbeat_ms;
+  int64_t last_expiry_ms;
+  srv_rate_table creates; /* games made per client address */
 };
 
 /* A game from its row (no events yet), NULL without memory or on a bad row. */

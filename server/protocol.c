@@ -515,6 +515,13 @@ char *srv_write_error(const char *code, const char *message, int64_t id) {
   return dump(j);
 }
 
+char *srv_write_http_error(const char *code, const char *message) {
+  json_t *m = json_string(message);
+  json_t *j = json_pack("{s:{s:s,s:o}}", "error", "code", code, "message",
+                        m ? m : json_string("(not valid UTF-8)"));
+  return dump(j);
+}
+
 char *srv_write_premove(const char *uci, const char *dropped) {
   srv_jw w;
   srv_jw_init(&w);

@@ -121,6 +121,8 @@ char *srv_write_missed(const srv_view *v, const srv_event_info *ev);
 char *srv_write_ack(int64_t id, int duplicate);
 /* {"t":"error","code":C,"message":M[,"id":N]} */
 char *srv_write_error(const char *code, const char *message, int64_t id);
+/* An HTTP answer's error body: {"error":{"code","message"}}. */
+char *srv_write_http_error(const char *code, const char *message);
 /* {"t":"premove","uci":U} ("" when cancelled or played/dropped), with "dropped": reason */
 char *srv_write_premove(const char *uci, const char *dropped);
 /* {"t":"rematch","game":ID,"url":"/game/ID#TOKEN"} to one seat */

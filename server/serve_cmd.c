@@ -13,64 +13,101 @@
 static void serve_usage(FILE *out) {
   fprintf(out,
           "usage: arbiter serve [--port 8080] [--host 127.0.0.1] [--db arbiter.db]\n"
-          "                     [--static DIR] [--origin URL] [--rate N] [--quiet]\n"
-          "                     [--no-lag-compensation] [--port-file FILE] [--loop libuv|poll]\n"
+          "                     [--static DIR] [--origin URL] [--quiet] [--port-file FILE]\n"
+          "                     [--no-lag-compensation] [limits...]\n"
           "       arbiter serve --export FILE [--db arbiter.db]\n"
           "\n"
           "The online play server: games under the full rules (arbiter/referee.h decides\n"
           "everything), millisecond clocks on the server's time, premoves, draws declared or\n"
           "claimed per rule set, and every acknowledged move stored in SQLite (WAL,\n"
           "synchronous=FULL) before anyone hears of it.  Unfinished games resume after a\n"
-          "restart; the time the server was down is charged to nobody.\n"
+          "restart; the time the server was down, loading, or stalled is charged to nobody.\n"
           "\n"
-          "  --port N        port to listen on (0: any free port)\n"
-          "  --host ADDR     address to listen on; 0.0.0.0 for every interface\n"
-          "  --db FILE       the SQLite database (created if missing)\n"
+          "  --port N        port to listen on (0: any free port); one in use is an error\n"
+          "  --host ADDR     address to listen on; 0.0.0.0 (or ::) for every interface\n"
+          "  --db FILE       the SQLite database (created if missing; one server per file)\n"
           "  --static DIR    the page to serve (/ is DIR/index.html, /game/ID DIR/game.html)\n"
-          "  --origin URL    the page's origin WebSockets must come from (default: the\n"
-          "                  request's own host); connections without an Origin need a seat\n"
+          "  --origin URL    the page's origin WebSockets and POSTs must come from (default:\n"
+          "                  the request's own host); clients without an Origin need a seat\n"
           "                  token to play\n"
-          "  --rate N        messages per second a connection may send (default 5, bursts of\n"
-          "                  100; above that it is closed with 1008)\n"
           "  --no-lag-compensation  online games charge pure server time\n"
           "  --quiet         no log line per game event\n"
           "  --port-file F   write the port listened on to F (for scripts)\n"
-          "  --loop L        libuv (default: epoll, for tens of thousands of connections) or\n"
-          "                  poll (libwebsockets' own loop: less work per message, but every\n"
-          "                  wakeup scans every socket; for up to a few thousand)\n"
-          "  --export FILE   write every stored game to FILE as PGN and exit\n"
+          "  --export FILE   write every stored game to FILE as PGN and exit (a running\n"
+          "                  server may hold the database meanwhile)\n"
+          "\n"
+          "Limits (a public server's; the defaults in brackets, 0 turns one off):\n"
+          "  --rate N              messages a second one connection may send [5, bursts of 100;\n"
+          "                        above: closed with 1008]\n"
+          "  --max-conns N         connections at once [20000]\n"
+          "  --max-conns-per-ip N  connections at once from one address [256]\n"
+          "  --create-rate N       games one address may make a minute [%d; above: 429]\n"
+          "  --offer-rate N        draw offers one seat may make a minute [%d]\n"
+          "  --expire-unstarted H  hours (or 30m, 90s) after which a game nobody started is\n"
+          "                        deleted [%lld]\n"
+          "  --min-time S          the least time a control may start with [%lld s]\n"
+          "  --hello-timeout S     a WebSocket must say hello within [10 s]\n"
+          "  --request-timeout S   a request's head and body must arrive within [10 s; 408]\n"
+          "  --trust-proxy         behind a reverse proxy on loopback (nginx): the client is\n"
+          "                        the last X-Forwarded-For address, and the proxy's own\n"
+          "                        connections are not limited per address\n"
           "\n"
           "HTTP: POST /api/games {\"control\":\"5+3\",\"rules\":\"online\",\"color\":\"random\",\n"
           "\"chess960\":false,\"fen\":FEN} answers the two seat links and the spectator link;\n"
           "GET /api/games/ID (JSON), /api/games/ID.pgn.  WebSocket: /ws, JSON messages\n"
           "(docs/protocol.md).  SIGTERM stores what is pending and exits.\n"
-          "Exit status: 0 on SIGTERM or SIGINT, 1 when it cannot start, 2 on bad usage.\n");
+          "Exit status: 0 on SIGTERM or SIGINT, 1 when it cannot start (the port is taken,\n"
+          "the database is held by another server, unwritable or damaged), 2 on bad usage.\n",
+          SRV_CREATE_PER_MINUTE, SRV_OFFERS_PER_MINUTE, (long long)(SRV_UNSTARTED_TTL_MS / 3600000),
+          (long long)(SRV_MIN_TIME_MS / 1000));
+}
+
+/* A whole number in [lo, hi] from argv[i], or -1 after saying what is wrong. */
+static long long number_arg(const char *flag, const char *text, long long lo, long long hi) {
+  char *end;
+  long long v = strtoll(text, &end, 10);
+  if (!*text || *end || v < lo || v > hi) {
+    fprintf(stderr, "arbiter serve: %s takes a whole number from %lld to %lld, not '%s'\n", flag,
+            lo, hi, text);
+    return -1;
+  }
+  return v;
 }
 
 int arb_cmd_serve(int argc, char **argv) {
-  srv_options opt = {"127.0.0.1", 8080, NULL, NULL, NULL, 10, 0};
+  srv_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.host = "127.0.0.1";
+  opt.port = 8080;
+  opt.hello_timeout_s = 10;
+  opt.request_timeout_s = 10;
+  opt.max_conns = 20000;
+  opt.max_conns_per_ip = 256;
   srv_config cfg;
   memset(&cfg, 0, sizeof cfg);
   cfg.limits = (srv_limits){5.0, 100.0, 1024, 4u << 20};
   cfg.lag_compensation = 1;
   cfg.site = "";
+  cfg.create_per_minute = SRV_CREATE_PER_MINUTE;
+  cfg.offers_per_minute = SRV_OFFERS_PER_MINUTE;
+  cfg.unstarted_ttl_ms = SRV_UNSTARTED_TTL_MS;
+  cfg.min_time_ms = SRV_MIN_TIME_MS;
   const char *db = "arbiter.db", *export_path = NULL;
   struct stat st;
   if (!stat("web/dist/index.html", &st)) opt.static_dir = "web/dist";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
+    long long v = 0;
+#define NUMBER(flag, lo, hi)                                                                       \
+  (!strcmp(a, flag) && more &&                                                                     \
+   ((v = number_arg(flag, argv[++i], lo, hi)) >= 0 ? 1 : (exit_bad = 1)))
+    int exit_bad = 0;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       serve_usage(stdout);
       return 0;
-    } else if (!strcmp(a, "--port") && more) {
-      char *end;
-      long p = strtol(argv[++i], &end, 10);
-      if (*end || p < 0 || p > 65535) {
-        fprintf(stderr, "arbiter serve: bad port '%s'\n", argv[i]);
-        return 2;
-      }
-      opt.port = (int)p;
+    } else if (NUMBER("--port", 0, 65535)) {
+      opt.port = (int)v;
     } else if (!strcmp(a, "--host") && more) {
       opt.host = argv[++i];
     } else if (!strcmp(a, "--db") && more) {
@@ -88,13 +125,36 @@ int arb_cmd_serve(int argc, char **argv) {
       }
       cfg.limits.rate = r;
       if (cfg.limits.burst < r) cfg.limits.burst = r;
-    } else if (!strcmp(a, "--loop") && more) {
-      const char *l = argv[++i];
-      if (strcmp(l, "poll") && strcmp(l, "libuv")) {
-        fprintf(stderr, "arbiter serve: --loop is poll or libuv\n");
+    } else if (NUMBER("--max-conns", 0, 10000000)) {
+      opt.max_conns = (int)v;
+    } else if (NUMBER("--max-conns-per-ip", 0, 10000000)) {
+      opt.max_conns_per_ip = (int)v;
+    } else if (NUMBER("--create-rate", 0, 1000000)) {
+      cfg.create_per_minute = (int)v;
+    } else if (NUMBER("--offer-rate", 0, 1000000)) {
+      cfg.offers_per_minute = (int)v;
+    } else if (!strcmp(a, "--expire-unstarted") && more) {
+      /* hours, or a number with s, m or h */
+      char *end;
+      const char *text = argv[++i];
+      double x = strtod(text, &end);
+      double unit = !strcmp(end, "s") ? 1000 : !strcmp(end, "m") ? 60000 : 3600000;
+      if (end == text || x < 0 ||
+          (*end && strcmp(end, "s") && strcmp(end, "m") && strcmp(end, "h"))) {
+        fprintf(stderr, "arbiter serve: --expire-unstarted takes hours (24) or 30m, 90s, 2h\n");
         return 2;
       }
-      opt.poll_loop = !strcmp(l, "poll");
+      cfg.unstarted_ttl_ms = (int64_t)(x * unit);
+    } else if (NUMBER("--min-time", 0, 86400)) {
+      cfg.min_time_ms = v * 1000;
+    } else if (NUMBER("--hello-timeout", 1, 3600)) {
+      opt.hello_timeout_s = (int)v;
+    } else if (NUMBER("--request-timeout", 1, 3600)) {
+      opt.request_timeout_s = (int)v;
+    } else if (NUMBER("--debug-stall", 1, 60000)) {
+      opt.debug_stall_ms = (int)v; /* tests only: GET /api/debug/stall holds the loop */
+    } else if (!strcmp(a, "--trust-proxy")) {
+      opt.trust_proxy = 1;
     } else if (!strcmp(a, "--no-lag-compensation")) {
       cfg.lag_compensation = 0;
     } else if (!strcmp(a, "--quiet")) {
@@ -103,18 +163,24 @@ int arb_cmd_serve(int argc, char **argv) {
       opt.port_file = argv[++i];
     } else if (!strcmp(a, "--export") && more) {
       export_path = argv[++i];
-    } else {
-      fprintf(stderr, "arbiter serve: unexpected argument '%s'\n", a);
+    } else if (!exit_bad) {
+      if (!strcmp(a, "--loop"))
+        fprintf(stderr, "arbiter serve: --loop is gone: the server has one loop (libuv, epoll)\n");
+      else
+        fprintf(stderr, "arbiter serve: unexpected argument '%s'\n", a);
       serve_usage(stderr);
       return 2;
     }
+    if (exit_bad) return 2;
+#undef NUMBER
   }
   if (opt.static_dir && stat(opt.static_dir, &st)) {
     fprintf(stderr, "arbiter serve: %s: no such folder\n", opt.static_dir);
     return 2;
   }
-  char err[512];
-  srv_store *store = srv_store_open(db, err, sizeof err);
+  char err[1024] = "";
+  srv_store *store =
+      export_path ? srv_store_open_read(db, err, sizeof err) : srv_store_open(db, err, sizeof err);
   if (!store) {
     fprintf(stderr, "arbiter serve: %s\n", err);
     return 1;

@@ -77,6 +77,8 @@ srv_server *srv_server_new(const srv_config *cfg, const srv_io *io, srv_store *s
   sv->io = *io;
   sv->store = store;
   sv->nbuckets = 1024;
+  srv_rate_table_init(&sv->creates, cfg->create_per_minute / 60.0,
+                      cfg->create_per_minute > 0 ? cfg->create_per_minute : 1, 65536);
   if (!(sv->buckets = calloc(sv->nbuckets, sizeof *sv->buckets))) {
     free(sv);
     return NULL;
@@ -92,6 +94,7 @@ void srv_server_free(srv_server *sv) {
       srv_game_free(sv, g);
     }
   free(sv->buckets);
+  srv_rate_table_free(&sv->creates);
   free(sv);
 }
 
@@ -124,8 +127,13 @@ static srv_game *load(srv_server *sv, const srv_game_row *row, int64_t now) {
     fprintf(stderr, "arbiter serve: game %s: the stored setup does not read\n", row->id);
     return NULL;
   }
-  if (srv_store_each_event(sv->store, row->id, replay_one, g) < 0)
-    fprintf(stderr, "arbiter serve: game %s: its events cannot be read\n", row->id);
+  if (srv_store_each_event(sv->store, row->id, replay_one, g) < 0) {
+    /* not shown as a game that never began: it is not served at all */
+    fprintf(stderr, "arbiter serve: game %s: its events cannot be read (the database is damaged)\n",
+            row->id);
+    srv_game_free(sv, g);
+    return NULL;
+  }
   if (row->rematch_id[0]) g->rematch_offer = -1;
   g->idle_since_ms = now;
   insert(sv, g);
@@ -186,10 +194,12 @@ static int resume_one(void *ctx, const srv_game_row *row) {
     int64_t from = s.now > c->alive ? s.now : c->alive;
     if (from > c->now) from = c->now;
     tick(c->sv, g, from);
-    arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_PAUSE, from);
-    srv_game_apply(c->sv, g, &ev, NULL, -1);
-    ev = (arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_RESUME, c->now);
-    srv_game_apply(c->sv, g, &ev, NULL, -1);
+    arb_referee_state_of(g->ref, &s);
+    if (!s.over) {
+      arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_PAUSE, from);
+      srv_game_apply(c->sv, g, &ev, NULL, -1);
+      g->paused_at_load = 1; /* resumed once every game is loaded (srv_server_resume) */
+    }
   }
   srv_game_rearm(c->sv, g);
   return 0;
@@ -197,7 +207,18 @@ static int resume_one(void *ctx, const srv_game_row *row) {
 
 long srv_server_load(srv_server *sv, int64_t now) {
   load_ctx c = {sv, now, srv_store_last_heartbeat(sv->store), 0};
-  return srv_store_each_game(sv->store, 1, resume_one, &c) < 0 ? -1 : c.n;
+  return srv_store_each_game(sv->store, SRV_GAMES_UNDER_WAY, resume_one, &c) < 0 ? -1 : c.n;
+}
+
+void srv_server_resume(srv_server *sv, int64_t now) {
+  for (size_t i = 0; i < sv->nbuckets; i++)
+    for (srv_game *g = sv->buckets[i]; g; g = g->hnext) {
+      if (!g->paused_at_load) continue;
+      g->paused_at_load = 0;
+      arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_RESUME, now);
+      srv_game_apply(sv, g, &ev, NULL, -1);
+      srv_game_rearm(sv, g);
+    }
 }
 
 /* ---- creating ---- */
@@ -209,11 +230,32 @@ static int64_t first_move_limit(const arb_time_control *tc) {
   return est < 30 ? 15000 : est < 180 ? 20000 : est < 480 ? 25000 : est < 1500 ? 30000 : 35000;
 }
 
-static char *error_json(const char *code, const char *message) {
-  json_t *j = json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", message);
-  char *text = json_dumps(j, JSON_COMPACT);
-  json_decref(j);
-  return text;
+/* A control a game can be played under: the first period long enough to make a move in, and
+ * nothing beyond a day's time or an hour's increment or delay. */
+static int check_control(const srv_server *sv, const arb_time_control *tc, char *msg, size_t size) {
+  const arb_tc_period *p = &tc->periods[0];
+  int64_t least = sv->cfg.min_time_ms;
+  if (p->time_ms < least) {
+    if (p->time_ms == 0 && (p->increment_ms || p->delay_ms))
+      return snprintf(msg, size,
+                      "\"control\": a clock that starts at 0 loses on the first move, whatever "
+                      "its increment or delay; start it with at least %lld s (\"1+%lld\", say)",
+                      (long long)(least + 999) / 1000,
+                      (long long)((p->increment_ms ? p->increment_ms : p->delay_ms) / 1000)),
+             -1;
+    return snprintf(msg, size,
+                    "\"control\": the clock must start with at least %lld s to make a move in",
+                    (long long)(least + 999) / 1000),
+           -1;
+  }
+  for (int i = 0; i < tc->nperiods; i++) {
+    p = &tc->periods[i];
+    if (p->time_ms > 24 * 3600 * 1000LL)
+      return snprintf(msg, size, "\"control\": at most 24 hours a period"), -1;
+    if (p->increment_ms > 3600 * 1000LL || p->delay_ms > 3600 * 1000LL)
+      return snprintf(msg, size, "\"control\": an increment or delay of at most an hour"), -1;
+  }
+  return 0;
 }
 
 typedef struct create_req {
@@ -250,6 +292,7 @@ static int read_create(srv_server *sv, json_t *j, int64_t now, create_req *c, ch
                       json_is_string(ctl) ? rep.message : "must be a string"),
              -1;
     timed = tc.kind == ARB_TC_PERIODS || tc.kind == ARB_TC_SANDCLOCK;
+    if (timed && check_control(sv, &tc, msg, size)) return -1;
     if (timed &&
         arb_tc_write(&tc, ARB_TC_HUMAN, r->control, sizeof r->control) >= (int)sizeof r->control)
       return snprintf(msg, size, "\"control\" is too long"), -1;
@@ -305,7 +348,7 @@ static int read_create(srv_server *sv, json_t *j, int64_t now, create_req *c, ch
   return 0;
 }
 
-/* Makes the game (fresh id and tokens), stores it and waits for the commit. */
+/* Makes the game (fresh id and tokens) and queues it to the store. */
 static srv_game *make_game(srv_server *sv, srv_game_row *row, char tokens[2][SRV_TOKEN_LEN + 1]) {
   for (int tries = 0; tries < 8; tries++) {
     if (srv_new_game_id(row->id)) return NULL;
@@ -322,32 +365,47 @@ static srv_game *make_game(srv_server *sv, srv_game_row *row, char tokens[2][SRV
   if (!g) return NULL;
   insert(sv, g);
   g->idle_since_ms = row->created_ms;
-  srv_store_put_game(sv->store, row);
-  /* a link handed out must still work after a crash */
-  srv_store_flush(sv->store);
+  /* a link handed out must still work after a crash: the answer waits for this write */
+  if (!srv_store_put_game(sv->store, row)) {
+    unlink_game(sv, g);
+    srv_game_free(sv, g);
+    return NULL;
+  }
   return g;
 }
 
-int srv_server_create(srv_server *sv, const char *text, size_t len, int64_t now, char **body) {
+int srv_server_create(srv_server *sv, const char *text, size_t len, int64_t now, const char *client,
+                      char **body, uint64_t *ticket) {
   json_error_t jerr;
+  *ticket = 0;
+  if (sv->cfg.create_per_minute > 0 && !srv_rate_take(&sv->creates, client ? client : "", now)) {
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "this address has made %d games in the last minute, the most allowed: wait a "
+             "moment",
+             sv->cfg.create_per_minute);
+    *body = srv_write_http_error("rate", msg);
+    return 429;
+  }
   json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   char msg[256];
   create_req c;
   if (!json_is_object(j)) {
     json_decref(j);
-    *body = error_json("bad_request", j ? "the request must be a JSON object" : jerr.text);
+    *body =
+        srv_write_http_error("bad_request", j ? "the request must be a JSON object" : jerr.text);
     return 400;
   }
   int rc = read_create(sv, j, now, &c, msg, sizeof msg);
   json_decref(j);
   if (rc) {
-    *body = error_json("bad_request", msg);
+    *body = srv_write_http_error("bad_request", msg);
     return 400;
   }
   char tokens[2][SRV_TOKEN_LEN + 1];
   srv_game *g = make_game(sv, &c.row, tokens);
   if (!g) {
-    *body = error_json("no_resources", "the game could not be made");
+    *body = srv_write_http_error("no_resources", "the game could not be made");
     return 500;
   }
   char url[2][64], spectator[32];
@@ -367,6 +425,7 @@ int srv_server_create(srv_server *sv, const char *text, size_t len, int64_t now,
   json_object_set_new(a, "spectator", json_string(spectator));
   *body = json_dumps(a, JSON_COMPACT);
   json_decref(a);
+  *ticket = srv_store_last_ticket(sv->store);
   srv_game_log(sv, g, "created: %s, %s, %s", g->row.rules,
                g->row.control[0] ? g->row.control : "untimed", g->row.fen);
   return 201;
@@ -383,7 +442,7 @@ int srv_server_get(srv_server *sv, const char *path, int64_t now, char **body, c
   size_t tail = pgn ? 4 : history ? sizeof hist - 1 : 0;
   if (strncmp(path, prefix, sizeof prefix - 1) ||
       !srv_game_id_valid(path + sizeof prefix - 1, n - (sizeof prefix - 1) - tail)) {
-    *body = error_json("not_found", "no such resource");
+    *body = srv_write_http_error("not_found", "no such resource");
     return 404;
   }
   char id[SRV_GAME_ID_LEN + 1];
@@ -391,7 +450,7 @@ int srv_server_get(srv_server *sv, const char *path, int64_t now, char **body, c
   id[SRV_GAME_ID_LEN] = 0;
   srv_game *g = find(sv, id, now);
   if (!g) {
-    *body = error_json("no_game", "no game with this id");
+    *body = srv_write_http_error("no_game", "no game with this id");
     return 404;
   }
   if (pgn) {
@@ -473,6 +532,34 @@ static void detach(srv_server *sv, srv_session *s, int64_t now) {
   s->seat = SRV_SEAT_NONE;
 }
 
+/* The key that masks a seat's rematch link: SHA-256 of a label and the seat's own token, which
+ * only that seat's owner (and the server, while it is connected) knows. */
+static void rematch_key(const char *token, uint8_t key[SRV_SHA256_BYTES]) {
+  char text[64];
+  int n = snprintf(text, sizeof text, "arbiter rematch link:%s", token);
+  srv_sha256(text, (size_t)n, key);
+}
+
+/* A seat away when its rematch was made, back after a restart: its link from the stored mask
+ * and the token it said hello with, checked against the rematch's seat before it is sent. */
+static void unmask_rematch(srv_server *sv, srv_game *g, int seat, const char *token) {
+  if (!g->row.rematch_id[0] || !g->row.has_rematch_mask || g->rematch_token[seat][0]) return;
+  uint8_t key[SRV_SHA256_BYTES];
+  rematch_key(token, key);
+  char t[SRV_TOKEN_LEN + 1];
+  for (int i = 0; i < SRV_TOKEN_LEN; i++)
+    t[i] = (char)(g->row.rematch_mask[seat][i] ^ key[i]);
+  t[SRV_TOKEN_LEN] = 0;
+  srv_game_row r;
+  uint8_t h[SRV_SHA256_BYTES];
+  srv_token_hash(t, SRV_TOKEN_LEN, h);
+  srv_game *n = lookup(sv, g->row.rematch_id);
+  const srv_game_row *row = n ? &n->row : NULL;
+  if (!row && srv_store_get_game(sv->store, g->row.rematch_id, &r) == 1) row = &r;
+  if (row && srv_hash_equal(h, row->hash[seat ^ 1])) /* White of this game is Black there */
+    memcpy(g->rematch_token[seat], t, sizeof t);
+}
+
 static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now) {
   srv_game *g = find(sv, m->game, now);
   if (!g) {
@@ -501,7 +588,9 @@ static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now)
   if (seat >= 0) {
     g->connected[seat]++;
     g->seen[seat] = 1;
+    snprintf(s->token, sizeof s->token, "%s", m->token);
     presence(sv, g);
+    unmask_rematch(sv, g, seat, m->token);
     if (g->rematch_token[seat][0]) /* a rematch made while this seat was away */
       srv_game_send(sv, g, s, srv_write_rematch(g->row.rematch_id, g->rematch_token[seat]));
   }
@@ -529,6 +618,8 @@ static void rematch(srv_server *sv, srv_game *g, srv_session *s, int64_t now) {
       srv_game_send(sv, g, s, srv_write_rematch(g->row.rematch_id, g->rematch_token[s->seat]));
     return;
   }
+  rematch_key(s->token, g->rematch_key[s->seat]);
+  g->has_rematch_key[s->seat] = 1;
   if (g->rematch_offer != (s->seat ^ 1)) {
     g->rematch_offer = s->seat;
     srv_game_broadcast(sv, g, NULL, NULL, -1);
@@ -547,9 +638,22 @@ static void rematch(srv_server *sv, srv_game *g, srv_session *s, int64_t now) {
     return;
   }
   memcpy(g->row.rematch_id, n->row.id, sizeof g->row.rematch_id);
-  srv_store_set_rematch(sv->store, g->row.id, n->row.id);
   for (int c = 0; c < 2; c++) /* White of the old game is Black of the new */
     memcpy(g->rematch_token[c], tokens[c ^ 1], sizeof tokens[0]);
+  /* both seats asked, so both keys are known: the links are stored masked */
+  for (int c = 0; c < 2; c++)
+    for (int i = 0; i < SRV_TOKEN_LEN; i++)
+      g->row.rematch_mask[c][i] = (uint8_t)((uint8_t)g->rematch_token[c][i] ^
+                                            (g->has_rematch_key[c] ? g->rematch_key[c][i] : 0));
+  g->row.has_rematch_mask = g->has_rematch_key[0] && g->has_rematch_key[1];
+  if (g->row.has_rematch_mask)
+    srv_store_set_rematch(sv->store, g->row.id, n->row.id,
+                          (const uint8_t(*)[SRV_TOKEN_LEN])g->row.rematch_mask);
+  else {
+    uint8_t none[2][SRV_TOKEN_LEN];
+    memset(none, 0, sizeof none);
+    srv_store_set_rematch(sv->store, g->row.id, n->row.id, (const uint8_t(*)[SRV_TOKEN_LEN])none);
+  }
   g->rematch_offer = -1;
   for (srv_session *x = g->sessions; x; x = x->next)
     if (x->seat >= 0)
@@ -622,6 +726,19 @@ int srv_server_message(srv_server *sv, srv_session *s, const char *text, size_t 
     srv_game_send(sv, g, s, srv_write_ack(m.id, 1)); /* a resend: answered, not played */
     return 0;
   }
+  if (m.type == SRV_MSG_OFFER_DRAW && sv->cfg.offers_per_minute > 0 &&
+      !srv_bucket_take(&g->offers[seat], now, sv->cfg.offers_per_minute / 60.0,
+                       sv->cfg.offers_per_minute < 3 ? sv->cfg.offers_per_minute : 3)) {
+    srv_game_send(
+        sv, g, s,
+        srv_write_error("rate", "too many draw offers: wait a little before the next", m.id));
+    return 0;
+  }
+  /* the transport may stamp a message earlier than the game's last event (it gives back the
+   * time the loop was stalled): the game's time never goes back */
+  arb_ref_state st;
+  arb_referee_state_of(g->ref, &st);
+  if (now < st.now) now = st.now;
   arb_ref_event ev = ARB_REF_EVENT_INIT(action_kind[m.type], now);
   ev.by = (int8_t)seat;
   if (mv[0]) {
@@ -645,8 +762,104 @@ void srv_server_timer(srv_server *sv, srv_game *g, int64_t now) {
   srv_game_rearm(sv, g);
 }
 
+/* A write this game waited for was not stored: the game is put back as the store has it (its
+ * durable events replayed), its sessions carried over and sent the state, and whoever sent
+ * what was lost is told. */
+static void restore_game(srv_server *sv, srv_game *g, uint64_t failed_from) {
+  srv_game_release(sv, g, failed_from - 1); /* what was stored before the failure goes out */
+  srv_session *told[16];
+  int64_t told_id[16];
+  int ntold = 0;
+  for (size_t i = 0; i < g->npending; i++)
+    if (g->pending[i].ack_to && ntold < 16) {
+      told_id[ntold] = g->pending[i].ack_id;
+      told[ntold++] = g->pending[i].ack_to;
+    }
+  arb_ref_state st;
+  arb_referee_state_of(g->ref, &st);
+  int64_t now = st.now;
+  srv_game_row row;
+  srv_game *n = NULL;
+  if (srv_store_get_game(sv->store, g->row.id, &row) == 1) {
+    n = srv_game_new(sv, &row);
+    if (n && srv_store_each_event(sv->store, row.id, replay_one, n) < 0) {
+      srv_game_free(sv, n);
+      n = NULL;
+    }
+  }
+  fprintf(stderr, "arbiter serve: game %s: the database did not store its last changes; %s\n",
+          g->row.id,
+          n ? "the game is back as it was stored" : "the game itself was not stored: it is gone");
+  srv_session *list = g->sessions;
+  g->sessions = NULL;
+  unlink_game(sv, g);
+  if (n) {
+    n->seen[0] = g->seen[0];
+    n->seen[1] = g->seen[1];
+    memcpy(n->auto_queen, g->auto_queen, sizeof n->auto_queen);
+    n->idle_since_ms = g->idle_since_ms;
+    insert(sv, n);
+  }
+  srv_game_free(sv, g);
+  for (srv_session *s = list, *next; s; s = next) {
+    next = s->next;
+    s->prev = s->next = NULL;
+    s->game = n;
+    if (!n) {
+      s->seat = SRV_SEAT_NONE;
+      send_error(sv, s, "not_stored", "the server could not store this game: it is gone", -1);
+      continue;
+    }
+    s->next = n->sessions;
+    if (n->sessions) n->sessions->prev = s;
+    n->sessions = s;
+    if (s->seat >= 0) n->connected[s->seat]++;
+  }
+  if (!n) return;
+  for (int i = 0; i < ntold; i++)
+    srv_game_send(sv, n, told[i],
+                  srv_write_error("not_stored",
+                                  "the server could not store this (its disk refused it): it "
+                                  "did not happen; the game is as it was",
+                                  told_id[i]));
+  if (!n->started && n->seen[0] && n->seen[1]) srv_game_start(sv, n, now);
+  for (srv_session *s = n->sessions; s; s = s->next)
+    srv_game_send_state(sv, n, s, now);
+  srv_game_rearm(sv, n);
+}
+
+/* Once every write queued during a failure is resolved: each game that waited for a failed one
+ * is put back, then the store may write again. */
+static void recover(srv_server *sv, uint64_t durable) {
+  if (durable < srv_store_last_ticket(sv->store)) return; /* not all resolved yet */
+  size_t n = 0, k = 0;
+  for (srv_game *g = sv->plist; g; g = g->pnext)
+    n++;
+  srv_game **hit = calloc(n ? n : 1, sizeof *hit);
+  uint64_t *first = calloc(n ? n : 1, sizeof *first);
+  if (!hit || !first) { /* no memory to put them back: stay broken, try at the next wake */
+    free(hit);
+    free(first);
+    return;
+  }
+  for (srv_game *g = sv->plist; g; g = g->pnext) {
+    uint64_t f = UINT64_MAX;
+    for (size_t i = 0; i < g->npending; i++)
+      if (g->pending[i].ticket <= durable && g->pending[i].ticket < f &&
+          srv_store_failed(sv->store, g->pending[i].ticket))
+        f = g->pending[i].ticket;
+    if (f != UINT64_MAX) hit[k] = g, first[k++] = f;
+  }
+  for (size_t i = 0; i < k; i++)
+    restore_game(sv, hit[i], first[i]);
+  free(hit);
+  free(first);
+  srv_store_recover(sv->store);
+}
+
 void srv_server_release(srv_server *sv) {
   uint64_t durable = srv_store_durable(sv->store);
+  if (srv_store_broken(sv->store)) recover(sv, durable);
   for (srv_game **p = &sv->plist; *p;) {
     srv_game *g = *p;
     srv_game_release(sv, g, durable);
@@ -664,12 +877,23 @@ void srv_server_sweep(srv_server *sv, int64_t now) {
     srv_store_heartbeat(sv->store, now);
     sv->last_heartbeat_ms = now;
   }
+  /* games nobody started, once old enough, are forgotten in the store too (once a minute, or
+   * four times within a shorter time to live) */
+  int64_t every = sv->cfg.unstarted_ttl_ms / 4 < 60000 ? sv->cfg.unstarted_ttl_ms / 4 : 60000;
+  int expire = sv->cfg.unstarted_ttl_ms > 0 && now - sv->last_expiry_ms >= every;
+  if (expire) {
+    srv_store_expire_unstarted(sv->store, now - sv->cfg.unstarted_ttl_ms);
+    sv->last_expiry_ms = now;
+  }
   for (size_t i = 0; i < sv->nbuckets; i++)
     for (srv_game *g = sv->buckets[i], *next; g; g = next) {
       next = g->hnext;
       arb_ref_state st;
       arb_referee_state_of(g->ref, &st);
-      if (g->sessions || g->npending || now - g->idle_since_ms < SRV_IDLE_EVICT_MS) continue;
+      int stale = expire && !g->started && !g->sessions && !g->npending &&
+                  now - g->row.created_ms > sv->cfg.unstarted_ttl_ms;
+      if (!stale && (g->sessions || g->npending || now - g->idle_since_ms < SRV_IDLE_EVICT_MS))
+        continue;
       if (g->started && !st.over) continue; /* its clock may run: it stays */
       unlink_game(sv, g);
       srv_game_free(sv, g);
@@ -705,5 +929,5 @@ static int export_one(void *ctx, const srv_game_row *row) {
 
 long srv_server_export(srv_server *sv, FILE *out) {
   export_ctx c = {sv, out, 0};
-  return srv_store_each_game(sv->store, 0, export_one, &c) < 0 ? -1 : c.n;
+  return srv_store_each_game(sv->store, SRV_GAMES_ALL, export_one, &c) < 0 ? -1 : c.n;
 }

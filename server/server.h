@@ -25,7 +25,21 @@ typedef struct srv_config {
   int quiet;            /* no log line per game event */
   int lag_compensation; /* the default for new games under the online rules */
   const char *site;     /* the PGN Site tag ("" none) */
+  /* limits a public server needs (docs/protocol.md, "Limits") */
+  int create_per_minute;    /* games one client address may make a minute; 0 no limit */
+  int64_t unstarted_ttl_ms; /* a game nobody started is forgotten after this, stored or not */
+  int offers_per_minute;    /* draw offers one seat may make a minute; 0 no limit */
+  int64_t min_time_ms;      /* the least time a timed control may start with */
 } srv_config;
+
+/* The defaults of those limits (arbiter serve's flags change them). */
+#define SRV_CREATE_PER_MINUTE 20
+#define SRV_UNSTARTED_TTL_MS (24 * 3600 * 1000LL)
+#define SRV_OFFERS_PER_MINUTE 6
+#define SRV_MIN_TIME_MS 15000
+/* Nodes of a resignation's or a flag's "can the winner mate" search (about 3 ms here; the
+ * library's default is 500,000, about 80 ms). */
+#define SRV_SEARCH_BUDGET 20000
 
 struct srv_game;
 
@@ -42,16 +56,22 @@ typedef struct srv_server srv_server;
 srv_server *srv_server_new(const srv_config *cfg, const srv_io *io, srv_store *store);
 void srv_server_free(srv_server *sv);
 
-/* Loads every unfinished game from the store and resumes it: its events are replayed, and a
- * running clock is paused from when the server was last known alive until now (recorded), so
- * the time the server was down is charged to nobody.  Returns the number of games, -1 on a
- * database error. */
+/* Loads every game under way (started, unfinished) from the store: its events are replayed,
+ * and a running clock is paused from when the server was last known alive (recorded), so the
+ * time the server was down is charged to nobody.  Games nobody started stay in the store until
+ * someone asks for them.  Returns the number of games, -1 on a database error. */
 long srv_server_load(srv_server *sv, int64_t now_ms);
+/* The clocks paused by srv_server_load run again from now_ms: called once the loop is ready,
+ * so that the time the loading took is charged to nobody either. */
+void srv_server_resume(srv_server *sv, int64_t now_ms);
 
-/* A new game (HTTP POST /api/games).  The request is JSON text: control, rules, color,
- * chess960, fen, lag_compensation (docs/protocol.md).  On success returns 201 with the response
- * JSON (malloc'd) in *body; else 400 with an error JSON. */
-int srv_server_create(srv_server *sv, const char *json, size_t len, int64_t now_ms, char **body);
+/* A new game (HTTP POST /api/games) from the client at address `client`.  The request is JSON
+ * text: control, rules, color, chess960, fen, lag_compensation (docs/protocol.md).  On success
+ * returns 201 with the response JSON (malloc'd) in *body and in *ticket the store's ticket the
+ * answer must wait for (the links work only once the game is on disk); else 400 (the request
+ * is wrong), 429 (this address made too many games this minute) or 500, with an error JSON. */
+int srv_server_create(srv_server *sv, const char *json, size_t len, int64_t now_ms,
+                      const char *client, char **body, uint64_t *ticket);
 
 /* HTTP GET of the API: /api/games/ID (the game, JSON) and /api/games/ID.pgn.  Returns the
  * status (200, 404) with *body (malloc'd) and *type (static). */

@@ -34,8 +34,8 @@ void srv_session_init(srv_session *s, void *conn, int64_t now_ms, const srv_limi
   memset(s, 0, sizeof *s);
   s->conn = conn;
   s->seat = SRV_SEAT_NONE;
-  s->tokens = lim->burst;
-  s->refill_ms = s->opened_ms = now_ms;
+  srv_bucket_init(&s->bucket, lim->burst, now_ms);
+  s->opened_ms = now_ms;
 }
 
 void srv_session_clear(srv_session *s) {
@@ -47,14 +47,7 @@ void srv_session_clear(srv_session *s) {
 }
 
 int srv_session_allow(srv_session *s, int64_t now_ms, const srv_limits *lim) {
-  if (now_ms > s->refill_ms) {
-    s->tokens += (double)(now_ms - s->refill_ms) / 1000.0 * lim->rate;
-    if (s->tokens > lim->burst) s->tokens = lim->burst;
-    s->refill_ms = now_ms;
-  }
-  if (s->tokens < 1.0) return 0;
-  s->tokens -= 1.0;
-  return 1;
+  return srv_bucket_take(&s->bucket, now_ms, lim->rate, lim->burst);
 }
 
 int srv_session_push(srv_session *s, srv_buf *b, const srv_limits *lim) {

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ratelimit.h"
+
 /* Room before a message's text for the transport's header (libwebsockets' LWS_PRE). */
 #define SRV_PRE 32
 
@@ -37,20 +39,21 @@ typedef struct srv_limits {
 
 struct srv_game;
 
-#define SRV_SEAT_NONE (-2)      /* before hello */
-#define SRV_SEAT_SPECTATOR (-1) /* hello without a seat token */
+#define SRV_SEAT_NONE (-2)       /* before hello */
+#define SRV_SESSION_TOKEN_MAX 22 /* SRV_TOKEN_LEN */
+#define SRV_SEAT_SPECTATOR (-1)  /* hello without a seat token */
 
 typedef struct srv_session {
   void *conn; /* the transport's handle */
   struct srv_game *game;
   int seat;                        /* SRV_SEAT_NONE, SRV_SEAT_SPECTATOR, or arb_color */
   struct srv_session *prev, *next; /* in the game's list */
-  double tokens;
-  int64_t refill_ms;
-  srv_buf **q; /* ring of outbound messages */
+  srv_bucket bucket;               /* the message rate */
+  srv_buf **q;                     /* ring of outbound messages */
   size_t head, count, cap, bytes;
   int overflow; /* the queue overflowed: the transport closes the connection */
   int64_t opened_ms;
+  char token[SRV_SESSION_TOKEN_MAX + 1]; /* the seat's token from hello (memory only) */
 } srv_session;
 
 void srv_session_init(srv_session *s, void *conn, int64_t now_ms, const srv_limits *lim);

@@ -20,7 +20,7 @@ static const uint32_t K[64] = {
 static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
 /* One 64-byte block into the hash state (6.2.2). */
-static void block(uint32_t h[8], const uint8_t *p) {
+static void block(uint32_t *h, const uint8_t *p) {
   uint32_t w[64];
   for (int t = 0; t < 16; t++)
     w[t] = (uint32_t)p[4 * t] << 24 | (uint32_t)p[4 * t + 1] << 16 | (uint32_t)p[4 * t + 2] << 8 |
@@ -47,13 +47,12 @@ static void block(uint32_t h[8], const uint8_t *p) {
   h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
 }
 
-void srv_sha256(const void *data, size_t len, uint8_t out[SRV_SHA256_BYTES]) {
-  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}; /* 5.3.3 */
+void srv_md_run(uint32_t *h, size_t words, void (*block_fn)(uint32_t *, const uint8_t *),
+                const void *data, size_t len, uint8_t *out) {
   const uint8_t *p = data;
   size_t n = len;
   for (; n >= 64; n -= 64, p += 64)
-    block(h, p);
+    block_fn(h, p);
   /* Padding (5.1.1): a 1 bit, zeros, the length in bits as 64 bits big-endian. */
   uint8_t tail[128];
   memset(tail, 0, sizeof tail);
@@ -63,12 +62,18 @@ void srv_sha256(const void *data, size_t len, uint8_t out[SRV_SHA256_BYTES]) {
   uint64_t bits = (uint64_t)len * 8;
   for (int i = 0; i < 8; i++)
     tail[tl - 1 - (size_t)i] = (uint8_t)(bits >> (8 * i));
-  block(h, tail);
-  if (tl == 128) block(h, tail + 64);
-  for (int i = 0; i < 8; i++) {
+  block_fn(h, tail);
+  if (tl == 128) block_fn(h, tail + 64);
+  for (size_t i = 0; i < words; i++) {
     out[4 * i] = (uint8_t)(h[i] >> 24);
     out[4 * i + 1] = (uint8_t)(h[i] >> 16);
     out[4 * i + 2] = (uint8_t)(h[i] >> 8);
     out[4 * i + 3] = (uint8_t)h[i];
   }
+}
+
+void srv_sha256(const void *data, size_t len, uint8_t out[SRV_SHA256_BYTES]) {
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}; /* 5.3.3 */
+  srv_md_run(h, 8, block, data, len, out);
 }

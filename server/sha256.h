@@ -14,4 +14,10 @@
 /* The digest of len bytes of data into out. */
 void srv_sha256(const void *data, size_t len, uint8_t out[SRV_SHA256_BYTES]);
 
+/* The Merkle-Damgard frame SHA-1 and SHA-256 share (FIPS 180-4 5.1.1 padding, big-endian
+ * words): runs block_fn over data and its padding from the initial state h (words 32-bit
+ * words), then writes h to out (4 * words bytes). */
+void srv_md_run(uint32_t *h, size_t words, void (*block_fn)(uint32_t *, const uint8_t *),
+                const void *data, size_t len, uint8_t *out);
+
 #endif

@@ -14,6 +14,16 @@
  * state; the moves table repeats each move with its clock and lag figures for people (an
  * arbiter's audit, exports).
  *
+ * A commit that fails (a full or read-only disk, a damaged file) is retried for a moment and then
+ * given up: its tickets, and every ticket queued after them until the caller has dealt with
+ * the failure (srv_store_recover), are resolved as failed — never stored, so never
+ * acknowledged — and srv_store_failed names them, so the caller can put its games back as the
+ * store has them and tell the players.
+ *
+ * One process per database: srv_store_open takes a lock (FILE.lock) that the next opener finds
+ * held, and refuses a file that is not an Arbiter database, is empty, cannot be written, or
+ * fails SQLite's integrity check.
+ *
  * Threads: the write calls and srv_store_durable may be called from one thread (the event
  * loop) while the writer runs; the read calls use their own connection, from that same thread.
  * Ownership: rows are the caller's; the store copies what it queues.
@@ -46,6 +56,11 @@ typedef struct srv_game_row {
   char result[8];
   char termination[24];
   char rematch_id[SRV_GAME_ID_LEN + 1];
+  /* each seat's link into the rematch, masked with a key only that seat's own token gives
+   * (server.c), so that a seat away when the rematch was made still gets it after a restart,
+   * and the database alone gives it to nobody */
+  uint8_t rematch_mask[2][SRV_TOKEN_LEN];
+  int has_rematch_mask;
 } srv_game_row;
 
 /* One input event of a game, as handed to its referee (kind ARB_REF_TICK: arb_referee_tick). */
@@ -78,9 +93,12 @@ typedef struct srv_move_row {
   int premove;
 } srv_move_row;
 
-/* Opens (creating the schema if needed) the database at path: WAL, synchronous=FULL, and
- * starts the writer.  NULL with a message in err when it cannot. */
+/* Opens (creating the file and schema if there is no file) the database at path: WAL,
+ * synchronous=FULL, the lock, the checks above, and starts the writer.  NULL with a message in
+ * err when it cannot.  srv_store_open_read opens it for reading only (no lock, no writer:
+ * `arbiter serve --export` beside a running server). */
 srv_store *srv_store_open(const char *path, char *err, size_t err_size);
+srv_store *srv_store_open_read(const char *path, char *err, size_t err_size);
 /* Commits everything queued, stops the writer and closes (NULL is a no-op). */
 void srv_store_close(srv_store *s);
 /* Called by the writer after each commit (from its thread). */
@@ -93,16 +111,28 @@ uint64_t srv_store_put_event(srv_store *s, const srv_event_row *row, const srv_m
                              int nmoves);
 uint64_t srv_store_end_game(srv_store *s, const char *id, const char *result,
                             const char *termination, int64_t ended_ms);
-uint64_t srv_store_set_rematch(srv_store *s, const char *id, const char *rematch_id);
+uint64_t srv_store_set_rematch(srv_store *s, const char *id, const char *rematch_id,
+                               const uint8_t mask[2][SRV_TOKEN_LEN]);
 /* The server's time, written now and then: after a crash, the last one is when the server
  * was last known alive. */
 uint64_t srv_store_heartbeat(srv_store *s, int64_t server_ms);
-/* Everything up to this ticket is committed. */
+/* A game row with no events (nobody started it) created before this is deleted. */
+uint64_t srv_store_expire_unstarted(srv_store *s, int64_t created_before_ms);
+/* Everything up to this ticket is resolved: committed, or failed (srv_store_failed). */
 uint64_t srv_store_durable(srv_store *s);
+/* 1 if this resolved ticket failed (was not stored). */
+int srv_store_failed(srv_store *s, uint64_t ticket);
+/* 1 while a failure has not been dealt with: every write queued meanwhile fails too. */
+int srv_store_broken(srv_store *s);
+/* The caller has dealt with the failures so far: writes may be tried again. */
+void srv_store_recover(srv_store *s);
 /* The newest ticket handed out. */
 uint64_t srv_store_last_ticket(srv_store *s);
-/* Blocks until everything queued so far is committed. */
+/* Blocks until everything queued so far is resolved. */
 void srv_store_flush(srv_store *s);
+/* The same for at most ms milliseconds: 0 when all of it was committed, -1 when some failed
+ * or the time ran out. */
+int srv_store_flush_within(srv_store *s, int64_t ms);
 /* For tests: while held (1), the writer commits nothing; 0 lets it go on. */
 void srv_store_hold(srv_store *s, int hold);
 /* Commits that failed and were retried (a full disk, ...), for the log. */
@@ -110,9 +140,14 @@ uint64_t srv_store_failures(srv_store *s);
 
 /* ---- reads (their own connection) ---- */
 
-/* Calls fn for every game (unfinished only, or all), oldest first; fn returns non-zero to
- * stop.  Returns the number of games, -1 on a database error. */
-long srv_store_each_game(srv_store *s, int unfinished_only,
+typedef enum srv_games_which {
+  SRV_GAMES_ALL,      /* every game */
+  SRV_GAMES_UNDER_WAY /* started (it has events) and not over */
+} srv_games_which;
+
+/* Calls fn for every game of the kind asked, oldest first; fn returns non-zero to stop.
+ * Returns the number of games, -1 on a database error. */
+long srv_store_each_game(srv_store *s, srv_games_which which,
                          int (*fn)(void *ctx, const srv_game_row *row), void *ctx);
 /* One game's row: 1 found, 0 not, -1 error. */
 int srv_store_get_game(srv_store *s, const char *id, srv_game_row *row);

@@ -4,22 +4,35 @@
  * thread that commits everything queued in one transaction (group commit), a second
  * connection for reads.  SERVER.md section 4 has the measurements behind the choice.
  *
- * A commit that fails (a full disk, a locked file) is rolled back and retried with the same
- * batch until it succeeds: tickets never become durable out of order and nothing queued is
- * dropped, so nothing is acknowledged that is not on disk.
+ * A commit that fails (a full disk, a read-only or damaged file) is rolled back and retried a
+ * few times over about half a second; then its batch, and every batch after it until the
+ * server has put its games back (srv_store_recover), is resolved as failed: tickets resolve in
+ * order, nothing failed is ever reported durable, so nothing is acknowledged that is not on
+ * disk, and no later event is stored behind a missing one.
+ *
+ * At open: one process per file (flock on FILE.lock), and a file that is empty, not an Arbiter
+ * database, read-only or damaged (PRAGMA quick_check) is refused with the reason.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "store.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
-enum { OP_GAME, OP_EVENT, OP_END, OP_REMATCH, OP_HEARTBEAT };
+enum { OP_GAME, OP_EVENT, OP_END, OP_REMATCH, OP_HEARTBEAT, OP_EXPIRE };
+
+/* PRAGMA application_id of an Arbiter database ("ARB1"). */
+#define ARB_APPLICATION_ID 0x41524231
 
 typedef struct op {
   int kind;
@@ -40,8 +53,10 @@ typedef struct op {
     struct {
       char id[SRV_GAME_ID_LEN + 1];
       char rematch[SRV_GAME_ID_LEN + 1];
+      uint8_t mask[2][SRV_TOKEN_LEN];
     } rematch;
     int64_t heartbeat;
+    int64_t expire_before;
   } u;
 } op;
 
@@ -52,6 +67,7 @@ enum {
   ST_END,
   ST_REMATCH,
   ST_HEARTBEAT,
+  ST_EXPIRE,
   ST_BEGIN,
   ST_COMMIT,
   ST_COUNT
@@ -67,8 +83,10 @@ static const char *const st_sql[ST_COUNT] = {
         "INSERT OR REPLACE INTO moves(game, ply, uci, san, t, clock_ms, elapsed_ms, lag_ms, "
         "comp_ms, premove) VALUES(?,?,?,?,?,?,?,?,?,?)",
     [ST_END] = "UPDATE games SET over = 1, result = ?, termination = ?, ended_ms = ? WHERE id = ?",
-    [ST_REMATCH] = "UPDATE games SET rematch_id = ? WHERE id = ?",
+    [ST_REMATCH] = "UPDATE games SET rematch_id = ?, rematch_masks = ? WHERE id = ?",
     [ST_HEARTBEAT] = "INSERT OR REPLACE INTO meta(key, value) VALUES('heartbeat', ?)",
+    [ST_EXPIRE] = "DELETE FROM games WHERE over = 0 AND created_ms < ? AND NOT EXISTS "
+                  "(SELECT 1 FROM events WHERE events.game = games.id)",
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
 };
@@ -78,7 +96,7 @@ static const char schema[] =
     "  black_hash BLOB, rules TEXT, control TEXT, fen TEXT, chess960 INTEGER, "
     "  lag_compensation INTEGER, first_move_ms INTEGER, rematch_of TEXT, rematch_id TEXT, "
     "  over INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL DEFAULT '*', "
-    "  termination TEXT NOT NULL DEFAULT '', ended_ms INTEGER);"
+    "  termination TEXT NOT NULL DEFAULT '', ended_ms INTEGER, rematch_masks BLOB);"
     "CREATE INDEX IF NOT EXISTS games_over ON games(over, created_ms);"
     "CREATE TABLE IF NOT EXISTS events(game TEXT, seq INTEGER, t INTEGER, kind TEXT, by INTEGER,"
     "  side INTEGER, text TEXT, flags INTEGER, lag_ms INTEGER, reason INTEGER, ms INTEGER,"
@@ -103,6 +121,10 @@ struct srv_store {
   uint64_t next_ticket;
   _Atomic uint64_t durable;
   _Atomic uint64_t failures;
+  _Atomic int broken;              /* a failure the caller has not dealt with */
+  uint64_t failed_from, failed_to; /* the tickets failed since the last recovery (under mu) */
+  int readonly;                    /* srv_store_open_read: no writer */
+  int lock_fd;
   void (*wake)(void *ctx);
   void *wake_ctx;
 };
@@ -186,11 +208,16 @@ static int run(srv_store *s, const op *o) {
   case OP_REMATCH:
     st = s->st[ST_REMATCH];
     bind_text(st, 1, o->u.rematch.rematch);
-    bind_text(st, 2, o->u.rematch.id);
+    sqlite3_bind_blob(st, 2, o->u.rematch.mask, sizeof o->u.rematch.mask, SQLITE_TRANSIENT);
+    bind_text(st, 3, o->u.rematch.id);
     break;
   case OP_HEARTBEAT:
     st = s->st[ST_HEARTBEAT];
     sqlite3_bind_int64(st, 1, o->u.heartbeat);
+    break;
+  case OP_EXPIRE:
+    st = s->st[ST_EXPIRE];
+    sqlite3_bind_int64(st, 1, o->u.expire_before);
     break;
   default: return -1;
   }
@@ -238,19 +265,27 @@ static void *writer_main(void *arg) {
       dirty = 0;
       continue;
     }
-    for (long delay = 50;; delay = delay < 2000 ? delay * 2 : delay) {
-      int ok = step(s->st[ST_BEGIN]) == 0;
+    int ok = 0;
+    for (long delay = 50; !atomic_load(&s->broken); delay *= 2) {
+      ok = step(s->st[ST_BEGIN]) == 0;
       for (size_t i = 0; ok && i < n; i++)
         ok = run(s, &batch[i]) == 0;
       if (ok && step(s->st[ST_COMMIT]) == 0) break;
-      fprintf(stderr, "arbiter serve: commit of %zu writes failed (%s); retrying\n", n,
-              sqlite3_errmsg(s->db));
+      ok = 0;
+      fprintf(stderr, "arbiter serve: commit of %zu writes failed (%s)%s\n", n,
+              sqlite3_errmsg(s->db), delay < 400 ? "; retrying" : "; given up: not stored");
       exec(s->db, "ROLLBACK");
       atomic_fetch_add(&s->failures, 1);
+      if (delay >= 400) break;
       sleep_ms(delay);
     }
     dirty = 1;
     pthread_mutex_lock(&s->mu);
+    if (!ok) { /* this batch, and every one until the caller recovers, is failed */
+      if (!atomic_load(&s->broken)) s->failed_from = batch[0].ticket;
+      s->failed_to = batch[n - 1].ticket;
+      atomic_store(&s->broken, 1);
+    }
     atomic_store(&s->durable, batch[n - 1].ticket);
     pthread_cond_broadcast(&s->done);
     pthread_mutex_unlock(&s->mu);
@@ -260,20 +295,144 @@ static void *writer_main(void *arg) {
   return NULL;
 }
 
+static int query_int(sqlite3 *db, const char *sql, long long *out) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) *out = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* PRAGMA quick_check's first line into out: "ok" when the file is whole. */
+static void quick_check(sqlite3 *db, char *out, size_t size) {
+  sqlite3_stmt *st;
+  snprintf(out, size, "it cannot be read");
+  if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) return;
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    const unsigned char *t = sqlite3_column_text(st, 0);
+    snprintf(out, size, "%s", t ? (const char *)t : "");
+  }
+  sqlite3_finalize(st);
+}
+
+static void store_free(srv_store *s) {
+  for (int i = 0; i < ST_COUNT; i++)
+    sqlite3_finalize(s->st[i]);
+  sqlite3_close(s->rd);
+  sqlite3_close(s->db);
+  if (s->lock_fd >= 0) close(s->lock_fd);
+  free(s->queue);
+  free(s);
+}
+
+/* The file is an Arbiter database or nothing yet: 0, else -1 with the reason. */
+static int is_ours(sqlite3 *db, const char *path, char *err, size_t err_size) {
+  long long id = 0, tables = 0, games = 0;
+  if (query_int(db, "PRAGMA application_id", &id) ||
+      query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &tables) ||
+      query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'",
+                &games)) {
+    snprintf(err, err_size, "%s: not a database (%s)", path, sqlite3_errmsg(db));
+    return -1;
+  }
+  if (id == ARB_APPLICATION_ID || (id == 0 && (games || !tables))) return 0;
+  snprintf(err, err_size,
+           "%s is a database of another program, not Arbiter's: name another file with --db", path);
+  return -1;
+}
+
 srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
   srv_store *s = calloc(1, sizeof *s);
   if (!s) {
     snprintf(err, err_size, "out of memory");
     return NULL;
   }
+  s->lock_fd = -1;
+  struct stat st;
+  int existed = stat(path, &st) == 0;
+  if (existed && !S_ISREG(st.st_mode)) {
+    snprintf(err, err_size, "%s is not a file", path);
+    goto refuse;
+  }
+  if (existed && st.st_size == 0) {
+    snprintf(err, err_size,
+             "%s is an empty file, not a database (was it cut short?): remove it to start a new "
+             "one, or name another file with --db",
+             path);
+    goto refuse;
+  }
+  /* one server per database: the second finds the lock held */
+  char lock[4096];
+  snprintf(lock, sizeof lock, "%s.lock", path);
+  s->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (s->lock_fd < 0) {
+    snprintf(err, err_size, "%s: cannot make its lock file %s: %s", path, lock, strerror(errno));
+    goto refuse;
+  }
+  if (flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
+    char pid[32] = "";
+    ssize_t n = pread(s->lock_fd, pid, sizeof pid - 1, 0);
+    pid[n > 0 ? n : 0] = 0;
+    pid[strcspn(pid, "\n")] = 0;
+    snprintf(err, err_size,
+             "%s is in use by another arbiter serve%s%s (its lock %s is held): one server per "
+             "database",
+             path, pid[0] ? ", process " : "", pid, lock);
+    goto refuse;
+  }
+  char pid[32];
+  int pn = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+  if (ftruncate(s->lock_fd, 0) == 0 && pwrite(s->lock_fd, pid, (size_t)pn, 0) < 0) {
+    /* the pid is only for the message above */
+  }
   const char *what = "open";
   if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
     goto fail;
   sqlite3_busy_timeout(s->db, 5000);
+  if (is_ours(s->db, path, err, err_size)) goto refuse;
+  if (sqlite3_db_readonly(s->db, "main") == 1) {
+    snprintf(err, err_size,
+             "%s cannot be written (read-only file or folder): it is refused, as no "
+             "move could be stored",
+             path);
+    goto refuse;
+  }
+  if (existed) {
+    char check[256];
+    quick_check(s->db, check, sizeof check);
+    if (strcmp(check, "ok")) {
+      snprintf(err, err_size,
+               "%s is damaged (SQLite's integrity check: %s): restore it from a backup, or "
+               "recover it with `sqlite3 %s .recover`",
+               path, check, path);
+      goto refuse;
+    }
+  }
   what = "set up";
   if (exec(s->db, "PRAGMA journal_mode=WAL") || exec(s->db, "PRAGMA synchronous=FULL") ||
       exec(s->db, "PRAGMA foreign_keys=ON") || exec(s->db, schema))
     goto fail;
+  /* databases made before the rematch masks: the column is added */
+  {
+    sqlite3_stmt *probe = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT rematch_masks FROM games LIMIT 0", -1, &probe, NULL) !=
+            SQLITE_OK &&
+        exec(s->db, "ALTER TABLE games ADD COLUMN rematch_masks BLOB"))
+      goto fail;
+    sqlite3_finalize(probe);
+  }
+  what = "write to";
+  {
+    char sql[128];
+    snprintf(sql, sizeof sql, "PRAGMA application_id = %d", ARB_APPLICATION_ID);
+    if (exec(s->db, "BEGIN IMMEDIATE") || exec(s->db, sql) ||
+        exec(s->db, "INSERT OR REPLACE INTO meta(key, value) VALUES('opened', "
+                    "CAST(strftime('%s', 'now') AS INTEGER))") ||
+        exec(s->db, "COMMIT"))
+      goto fail;
+  }
+  what = "prepare";
   for (int i = 0; i < ST_COUNT; i++)
     if (sqlite3_prepare_v2(s->db, st_sql[i], -1, &s->st[i], NULL) != SQLITE_OK) goto fail;
   what = "open for reading";
@@ -290,31 +449,46 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
 fail:
   snprintf(err, err_size, "%s: cannot %s the database: %s", path, what,
            s->db ? sqlite3_errmsg(s->db) : "out of memory");
-  for (int i = 0; i < ST_COUNT; i++)
-    sqlite3_finalize(s->st[i]);
-  sqlite3_close(s->rd);
-  sqlite3_close(s->db);
-  free(s);
+refuse:
+  store_free(s);
   return NULL;
+}
+
+srv_store *srv_store_open_read(const char *path, char *err, size_t err_size) {
+  srv_store *s = calloc(1, sizeof *s);
+  if (!s) {
+    snprintf(err, err_size, "out of memory");
+    return NULL;
+  }
+  s->lock_fd = -1;
+  s->readonly = 1;
+  if (sqlite3_open_v2(path, &s->rd, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+      is_ours(s->rd, path, err, err_size)) {
+    if (s->rd && !err[0])
+      snprintf(err, err_size, "%s: cannot open the database: %s", path, sqlite3_errmsg(s->rd));
+    store_free(s);
+    return NULL;
+  }
+  sqlite3_busy_timeout(s->rd, 5000);
+  return s;
 }
 
 void srv_store_close(srv_store *s) {
   if (!s) return;
+  if (s->readonly) {
+    store_free(s);
+    return;
+  }
   pthread_mutex_lock(&s->mu);
   s->closing = 1;
   pthread_cond_signal(&s->work);
   pthread_mutex_unlock(&s->mu);
   pthread_join(s->writer, NULL);
   exec(s->db, "PRAGMA wal_checkpoint(TRUNCATE)");
-  for (int i = 0; i < ST_COUNT; i++)
-    sqlite3_finalize(s->st[i]);
-  sqlite3_close(s->rd);
-  sqlite3_close(s->db);
   pthread_mutex_destroy(&s->mu);
   pthread_cond_destroy(&s->work);
   pthread_cond_destroy(&s->done);
-  free(s->queue);
-  free(s);
+  store_free(s);
 }
 
 void srv_store_set_wake(srv_store *s, void (*wake)(void *ctx), void *ctx) {
@@ -367,10 +541,12 @@ uint64_t srv_store_end_game(srv_store *s, const char *id, const char *result,
   return queue(s, &o);
 }
 
-uint64_t srv_store_set_rematch(srv_store *s, const char *id, const char *rematch_id) {
+uint64_t srv_store_set_rematch(srv_store *s, const char *id, const char *rematch_id,
+                               const uint8_t mask[2][SRV_TOKEN_LEN]) {
   op o = {.kind = OP_REMATCH};
   snprintf(o.u.rematch.id, sizeof o.u.rematch.id, "%s", id);
   snprintf(o.u.rematch.rematch, sizeof o.u.rematch.rematch, "%s", rematch_id);
+  memcpy(o.u.rematch.mask, mask, sizeof o.u.rematch.mask);
   return queue(s, &o);
 }
 
@@ -380,7 +556,30 @@ uint64_t srv_store_heartbeat(srv_store *s, int64_t server_ms) {
   return queue(s, &o);
 }
 
+uint64_t srv_store_expire_unstarted(srv_store *s, int64_t created_before_ms) {
+  op o = {.kind = OP_EXPIRE};
+  o.u.expire_before = created_before_ms;
+  return queue(s, &o);
+}
+
 uint64_t srv_store_durable(srv_store *s) { return atomic_load(&s->durable); }
+
+int srv_store_failed(srv_store *s, uint64_t ticket) {
+  if (s->readonly) return 0;
+  pthread_mutex_lock(&s->mu);
+  int f = s->failed_to && ticket >= s->failed_from && ticket <= s->failed_to;
+  pthread_mutex_unlock(&s->mu);
+  return f;
+}
+
+int srv_store_broken(srv_store *s) { return atomic_load(&s->broken); }
+
+void srv_store_recover(srv_store *s) {
+  pthread_mutex_lock(&s->mu);
+  atomic_store(&s->broken, 0);
+  pthread_cond_signal(&s->work);
+  pthread_mutex_unlock(&s->mu);
+}
 
 void srv_store_hold(srv_store *s, int hold) {
   pthread_mutex_lock(&s->mu);
@@ -398,11 +597,29 @@ uint64_t srv_store_last_ticket(srv_store *s) {
 }
 
 void srv_store_flush(srv_store *s) {
+  if (s->readonly) return;
   pthread_mutex_lock(&s->mu);
   uint64_t want = s->next_ticket;
   while (atomic_load(&s->durable) < want)
     pthread_cond_wait(&s->done, &s->mu);
   pthread_mutex_unlock(&s->mu);
+}
+
+int srv_store_flush_within(srv_store *s, int64_t ms) {
+  if (s->readonly) return 0;
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += ms / 1000;
+  until.tv_nsec += (ms % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+  pthread_mutex_lock(&s->mu);
+  uint64_t want = s->next_ticket;
+  int timed_out = 0;
+  while (atomic_load(&s->durable) < want && !timed_out)
+    timed_out = pthread_cond_timedwait(&s->done, &s->mu, &until) != 0;
+  int ok = atomic_load(&s->durable) >= want && !atomic_load(&s->broken);
+  pthread_mutex_unlock(&s->mu);
+  return ok ? 0 : -1;
 }
 
 /* ---- reads ---- */
@@ -430,18 +647,23 @@ static void read_game(sqlite3_stmt *st, srv_game_row *g) {
   g->over = sqlite3_column_int(st, 12);
   col_text(st, 13, g->result, sizeof g->result);
   col_text(st, 14, g->termination, sizeof g->termination);
+  if (sqlite3_column_bytes(st, 15) == (int)sizeof g->rematch_mask) {
+    memcpy(g->rematch_mask, sqlite3_column_blob(st, 15), sizeof g->rematch_mask);
+    g->has_rematch_mask = 1;
+  }
 }
 
 #define GAME_COLUMNS                                                                               \
   "id, created_ms, white_hash, black_hash, rules, control, fen, chess960, lag_compensation, "      \
-  "first_move_ms, rematch_of, rematch_id, over, result, termination"
+  "first_move_ms, rematch_of, rematch_id, over, result, termination, rematch_masks"
 
-long srv_store_each_game(srv_store *s, int unfinished_only,
+long srv_store_each_game(srv_store *s, srv_games_which which,
                          int (*fn)(void *ctx, const srv_game_row *row), void *ctx) {
   sqlite3_stmt *st;
-  const char *sql = unfinished_only ? "SELECT " GAME_COLUMNS
-                                      " FROM games WHERE over = 0 ORDER BY created_ms"
-                                    : "SELECT " GAME_COLUMNS " FROM games ORDER BY created_ms";
+  const char *sql = which == SRV_GAMES_UNDER_WAY
+                        ? "SELECT " GAME_COLUMNS " FROM games WHERE over = 0 AND EXISTS (SELECT 1 "
+                          "FROM events WHERE events.game = games.id) ORDER BY created_ms"
+                        : "SELECT " GAME_COLUMNS " FROM games ORDER BY created_ms";
   if (sqlite3_prepare_v2(s->rd, sql, -1, &st, NULL) != SQLITE_OK) return -1;
   long n = 0;
   int rc;

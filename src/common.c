@@ -41,3 +41,35 @@ const char *arb_status_name(arb_status status) {
   }
   return "unknown";
 }
+
+int arb_utf8_valid(const char *text, size_t n) {
+  const unsigned char *s = (const unsigned char *)text;
+  size_t i = 0;
+  while (i < n) {
+    unsigned c = s[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    size_t k;
+    unsigned min;
+    if (c >= 0xc2 && c <= 0xdf)
+      k = 1, min = 0x80;
+    else if (c >= 0xe0 && c <= 0xef)
+      k = 2, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+      k = 3, min = 0x10000;
+    else
+      return 0;
+    if (n - i <= k) return 0;
+    unsigned cp = c & (0x3fu >> k);
+    for (size_t j = 1; j <= k; j++) {
+      unsigned d = s[i + j];
+      if ((d & 0xc0) != 0x80) return 0;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    i += k + 1;
+  }
+  return 1;
+}

@@ -64,6 +64,11 @@ ARB_API const char *arb_strerror(arb_status status);
 /* A short stable identifier for a status, e.g. "move_illegal" (used in JSON error codes). */
 ARB_API const char *arb_status_name(arb_status status);
 
+/* 1 if text[0, n) is UTF-8 as RFC 3629 has it (no overlong forms, no surrogates, nothing past
+ * U+10FFFF), else 0.  Pure, thread-safe.  The PGN reader and the play server's WebSocket
+ * reader both judge text with it. */
+ARB_API int arb_utf8_valid(const char *text, size_t n);
+
 typedef enum arb_color { ARB_WHITE = 0, ARB_BLACK = 1 } arb_color;
 
 /* Piece types start at 1 so that a piece code (below) of 0 means an empty square. */

@@ -104,6 +104,13 @@ ARB_API void arb_game_free(arb_game *game);
 ARB_API arb_ruleset arb_game_rules(const arb_game *game);
 /* Event rule (FIDE 9.1.1, "Sofia"): no agreed draw before this move number (0 = no limit). */
 ARB_API void arb_game_set_no_draw_before(arb_game *game, unsigned move_number);
+/* The node budget of the searches the laws ask during this game — whether the winner could
+ * ever mate, when a player resigns (FIDE 5.1.2) or a flag falls (6.9): arb_winnability_of's
+ * budget; 0 (the default) is ARB_WIN_DEFAULT_BUDGET, at most about a tenth of a second.  A
+ * server that answers every client within milliseconds sets less; a position the budget does
+ * not settle counts as one the winner could mate in, which is what the Laws then apply. */
+ARB_API void arb_game_set_search_budget(arb_game *game, uint64_t nodes);
+ARB_API uint64_t arb_game_search_budget(const arb_game *game);
 
 /* The position now, and at ply i (0 = start ... arb_game_ply_count = now). */
 ARB_API const arb_position *arb_game_position(const arb_game *game);

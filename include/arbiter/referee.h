@@ -114,6 +114,9 @@ typedef struct arb_ref_setup {
    * and arb_referee_next_deadline gives the fall.  0: the rule set's own (only online sees
    * flags; elsewhere a flag counts when claimed, FIDE 6.8). */
   uint8_t sees_flags;
+  /* The node budget of the searches the laws ask during the game (arb_game_set_search_budget):
+   * 0 the library's default. */
+  uint64_t search_budget;
 } arb_ref_setup;
 #define ARB_REF_SETUP_INIT                                                                         \
   { .start = NULL, .rules = ARB_RULES_FIDE, .control = NULL, .clock_model = -1 }

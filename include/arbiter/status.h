@@ -53,6 +53,8 @@ ARB_API int arb_cannot_mate_by_material(const arb_position *pos, arb_color side)
  * or resigning player loses).  The one function flag fall, resignation and the second illegal
  * move use.  Allocates as arb_winnability_of does. */
 ARB_API int arb_cannot_mate(const arb_position *pos, arb_color side);
+/* The same within a node budget (0: ARB_WIN_DEFAULT_BUDGET): 1 only when proven. */
+ARB_API int arb_cannot_mate_within(const arb_position *pos, arb_color side, uint64_t budget);
 
 /* ---- "Can this side ever checkmate?" with its proof ---- */
 

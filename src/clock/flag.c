@@ -118,8 +118,8 @@ static arb_flag_verdict verdict(arb_result r, arb_flag_reason why) {
   return v;
 }
 
-arb_flag_verdict arb_flag_fall(const arb_position *pos, arb_color flagged, arb_ruleset rules,
-                               int draw_offer_by, arb_result current) {
+static arb_flag_verdict flag_fall(const arb_position *pos, arb_color flagged, arb_ruleset rules,
+                                  int draw_offer_by, arb_result current, uint64_t budget) {
   const arb_clock_rules *cr = arb_clock_rules_get(rules);
   if (!pos || !cr || (unsigned)flagged > 1 || (unsigned)current > ARB_RESULT_DRAW)
     return verdict(ARB_RESULT_NONE, ARB_FLAG_NONE);
@@ -131,7 +131,8 @@ arb_flag_verdict arb_flag_fall(const arb_position *pos, arb_color flagged, arb_r
   case ARB_MATE_TEST_FIDE:
     /* The one "can this side ever mate" function of the rules layer; the exact test will
      * answer inside it. */
-    if (arb_cannot_mate(pos, with_time)) return verdict(ARB_RESULT_DRAW, ARB_FLAG_CANNOT_MATE);
+    if (arb_cannot_mate_within(pos, with_time, budget))
+      return verdict(ARB_RESULT_DRAW, ARB_FLAG_CANNOT_MATE);
     break;
   case ARB_MATE_TEST_USCF: {
     arb_flag_reason why = uscf_reason(pos, with_time);
@@ -147,10 +148,16 @@ arb_flag_verdict arb_flag_fall(const arb_position *pos, arb_color flagged, arb_r
                  ARB_FLAG_LOSS);
 }
 
+arb_flag_verdict arb_flag_fall(const arb_position *pos, arb_color flagged, arb_ruleset rules,
+                               int draw_offer_by, arb_result current) {
+  return flag_fall(pos, flagged, rules, draw_offer_by, current, 0);
+}
+
 arb_flag_verdict arb_game_flag_fall(const arb_game *game, arb_color flagged) {
   if (!game) return verdict(ARB_RESULT_NONE, ARB_FLAG_NONE);
-  return arb_flag_fall(arb_game_position(game), flagged, arb_game_rules(game),
-                       arb_game_draw_offer(game), arb_game_outcome(game).result);
+  return flag_fall(arb_game_position(game), flagged, arb_game_rules(game),
+                   arb_game_draw_offer(game), arb_game_outcome(game).result,
+                   arb_game_search_budget(game));
 }
 
 arb_flag_verdict arb_flag_both(arb_ruleset rules, int last_period, arb_result current) {

@@ -35,7 +35,8 @@ struct arb_game {
   int offer_by;       /* side with an open draw offer, or -1 */
   arb_move must_play; /* after a wrong claim with an intended move */
   unsigned no_draw_before;
-  int null_moves; /* arb_game_set_null_moves */
+  int null_moves;         /* arb_game_set_null_moves */
+  uint64_t search_budget; /* arb_game_set_search_budget */
 };
 
 static const char *const term_names[ARB_TERM_COUNT] = {"",
@@ -137,6 +138,10 @@ void arb_game_free(arb_game *g) {
 
 arb_ruleset arb_game_rules(const arb_game *g) { return g->ruleset; }
 void arb_game_set_null_moves(arb_game *g, int allow) { g->null_moves = allow != 0; }
+
+void arb_game_set_search_budget(arb_game *g, uint64_t nodes) { g->search_budget = nodes; }
+
+uint64_t arb_game_search_budget(const arb_game *g) { return g ? g->search_budget : 0; }
 void arb_game_set_no_draw_before(arb_game *g, unsigned move_number) {
   g->no_draw_before = move_number;
 }
@@ -358,7 +363,8 @@ arb_status arb_game_resign(arb_game *g, arb_color by) {
   if (by != ARB_WHITE && by != ARB_BLACK) return ARB_ERR_ARGUMENT;
   if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
   arb_color winner = (arb_color)(by ^ 1);
-  if (g->rules->resign_draw_if_cannot_mate && arb_cannot_mate(cur(g), winner))
+  if (g->rules->resign_draw_if_cannot_mate &&
+      arb_cannot_mate_within(cur(g), winner, g->search_budget))
     set_outcome(g, ARB_RESULT_DRAW, ARB_TERM_RESIGNATION, 0, by);
   else
     set_outcome(g, winner == ARB_WHITE ? ARB_RESULT_WHITE_WINS : ARB_RESULT_BLACK_WINS,

@@ -178,38 +178,6 @@ static uint32_t column_of(const arb_pgn_reader *r, const char *p) {
 static void report(arb_pgn_reader *r, arb_pgn_problem problem, const char *at, size_t at_len,
                    int ply, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-/* 1 if s[0, n) is valid UTF-8 (no overlongs, no surrogates). */
-static int valid_utf8(const unsigned char *s, size_t n) {
-  size_t i = 0;
-  while (i < n) {
-    unsigned c = s[i];
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    size_t k;
-    unsigned min;
-    if (c >= 0xc2 && c <= 0xdf)
-      k = 1, min = 0x80;
-    else if (c >= 0xe0 && c <= 0xef)
-      k = 2, min = 0x800;
-    else if (c >= 0xf0 && c <= 0xf4)
-      k = 3, min = 0x10000;
-    else
-      return 0;
-    if (n - i <= k) return 0;
-    unsigned cp = c & (0x3fu >> k);
-    for (size_t j = 1; j <= k; j++) {
-      unsigned d = s[i + j];
-      if ((d & 0xc0) != 0x80) return 0;
-      cp = (cp << 6) | (d & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-    i += k + 1;
-  }
-  return 1;
-}
-
 static void vreport(arb_pgn_reader *r, int warning, arb_pgn_problem problem, const char *at,
                     size_t at_len, int ply, const char *fmt, va_list ap) {
   if (warning) {
@@ -233,7 +201,7 @@ static void vreport(arb_pgn_reader *r, int warning, arb_pgn_problem problem, con
     size_t have = 0;
     while (have < k && m[i + have])
       have++;
-    if (k == 0 || have < k || !valid_utf8(m + i, k)) {
+    if (k == 0 || have < k || !arb_utf8_valid((const char *)m + i, k)) {
       m[i++] = '?';
       continue;
     }
@@ -308,7 +276,7 @@ static const char *as_text(arb_pgn_reader *r, const char *s, size_t n, int fold,
     else if (c != ' ' || s[i + 1] == ' ')
       plain = 0;
   }
-  int utf8 = ascii || valid_utf8((const unsigned char *)s, n);
+  int utf8 = ascii || arb_utf8_valid(s, n);
   if (utf8 && (plain || !fold)) {
     *len = n;
     return s;
@@ -636,7 +604,7 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   /* Convert to UTF-8: the value must leave the scratch's upper half alone. */
   size_t vlen;
   char *value;
-  if (valid_utf8((const unsigned char *)val, k)) {
+  if (arb_utf8_valid(val, k)) {
     value = val;
     vlen = k;
   } else {

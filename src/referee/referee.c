@@ -310,6 +310,7 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
     return refuse(d, ARB_REF_NO_MEMORY, NULL);
   }
   if (su.no_draw_before) arb_game_set_no_draw_before(g, su.no_draw_before);
+  arb_game_set_search_budget(g, su.search_budget);
   arb_game_free(ref->game);
   ref->game = g;
   free(ref->tags);

@@ -234,9 +234,13 @@ static int forced_into_dead(const arb_position *p) {
   return proven;
 }
 
-int arb_cannot_mate(const arb_position *pos, arb_color side) {
+int arb_cannot_mate_within(const arb_position *pos, arb_color side, uint64_t budget) {
   arb_winnability w;
-  return arb_winnability_of(pos, side, 0, &w) == ARB_WIN_UNWINNABLE;
+  return arb_winnability_of(pos, side, budget, &w) == ARB_WIN_UNWINNABLE;
+}
+
+int arb_cannot_mate(const arb_position *pos, arb_color side) {
+  return arb_cannot_mate_within(pos, side, 0);
 }
 
 int arb_is_dead_position(const arb_position *pos) {

@@ -46,14 +46,21 @@ export function scratch() {
   return mkdtempSync(pathJoin(tmpdir(), 'arbiter-serve-'));
 }
 
+// The public server's limits that these tests, which make many games from one address with
+// one- and two-second clocks on purpose, step past: games per address a minute and the least
+// starting time.  The limits themselves are tested with their defaults (hostile.test.mjs,
+// which starts its servers with { limits: 'default' }).
+const TEST_LIMITS = ['--create-rate', '0', '--min-time', '0', '--max-conns-per-ip', '0'];
+
 // Starts the server (extra arguments appended); resolves once it listens.
-export async function startServer({ dir = scratch(), args = [] } = {}) {
+export async function startServer({ dir = scratch(), args = [], limits = 'test' } = {}) {
   const portFile = pathJoin(dir, `port-${Date.now()}-${Math.random()}`);
   const db = pathJoin(dir, 'games.db');
   const log = [];
   const proc = spawn(
     ARBITER,
-    ['serve', '--port', '0', '--port-file', portFile, '--db', db, ...EXTRA, ...args],
+    ['serve', '--port', '0', '--port-file', portFile, '--db', db,
+      ...(limits === 'test' ? TEST_LIMITS : []), ...EXTRA, ...args],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   proc.stderr.on('data', (d) => log.push(d.toString()));
