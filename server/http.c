@@ -137,8 +137,8 @@ static srv_http_result read_head(srv_http_parser *p, size_t len) {
   size_t tlen = (size_t)(sp2 - target);
   if (tlen > SRV_HTTP_MAX_TARGET) return fail(p, 414, "the target is too long");
   for (size_t i = 0; i < tlen; i++)
-    if ((unsigned char)target[i] <= ' ' || target[i] == 0x7f)
-      return fail(p, 400, "the target holds a control character");
+    if ((unsigned char)target[i] <= ' ' || (unsigned char)target[i] >= 0x7f)
+      return fail(p, 400, "the target holds a byte that is not printable ASCII");
   const char *version = sp2 + 1;
   size_t vlen = (size_t)(line_end - version);
   if (vlen != 8 || memcmp(version, "HTTP/", 5) || version[6] != '.' || version[5] < '0' ||
@@ -153,6 +153,9 @@ static srv_http_result read_head(srv_http_parser *p, size_t len) {
     const char *slash = memchr(t + 8, '/', (size_t)(tend - (t + 8)));
     t = slash ? slash : tend;
   }
+  if (r->method != SRV_HTTP_OTHER && r->method != SRV_HTTP_OPTIONS && (t == tend || *t != '/') &&
+      t != tend)
+    return fail(p, 400, "the target is not a path (/...) nor an absolute URL");
   const char *q = memchr(t, '?', (size_t)(tend - t));
   copy_value(r->path, sizeof r->path, t, (size_t)((q ? q : tend) - t));
   if (!r->path[0]) strcpy(r->path, "/");

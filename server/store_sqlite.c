@@ -367,7 +367,10 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
   snprintf(lock, sizeof lock, "%s.lock", path);
   s->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (s->lock_fd < 0) {
-    snprintf(err, err_size, "%s: cannot make its lock file %s: %s", path, lock, strerror(errno));
+    snprintf(err, err_size,
+             "%s cannot be written: its lock file %s cannot be made (%s); it is refused, as no "
+             "move could be stored",
+             path, lock, strerror(errno));
     goto refuse;
   }
   if (flock(s->lock_fd, LOCK_EX | LOCK_NB)) {

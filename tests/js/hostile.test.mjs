@@ -15,7 +15,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { writeFileSync, readFileSync, mkdirSync, symlinkSync, chmodSync, statSync, openSync, writeSync, closeSync } from 'node:fs';
 import { join as pathJoin } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -179,15 +179,24 @@ test('a database that is empty, damaged, another program\'s or read-only is refu
   writeSync(fd, randomBytes(4096), 0, 4096, Math.floor(size / 4096 / 2) * 4096);
   closeSync(fd);
   await refused(s.db, /damaged|malformed|not a database/);
-  // read-only: no move could be stored (root ignores file modes, so a read-only folder is not
-  // enough there; the file is opened read-only through its mode where that counts)
-  if (process.getuid && process.getuid() !== 0) {
-    const ro = pathJoin(dir, 'ro');
-    mkdirSync(ro);
-    const t = await startServer({ dir: ro });
-    await t.stop();
+  // read-only: no move could be stored.  As a user, the file's mode makes it so; root ignores
+  // modes, so there the folder is bind-mounted read-only (as a disk remounted read-only is)
+  const ro = pathJoin(dir, 'ro');
+  mkdirSync(ro);
+  const t = await startServer({ dir: ro });
+  await createGame(t, {});
+  await t.stop();
+  if (process.getuid() !== 0) {
     chmodSync(t.db, 0o444);
-    await refused(t.db, /cannot be written|readonly|read-only/);
+    await refused(t.db, /cannot be written/);
+  } else {
+    execFileSync('mount', ['--bind', ro, ro]);
+    try {
+      execFileSync('mount', ['-o', 'remount,bind,ro', ro]);
+      await refused(t.db, /cannot be written/);
+    } finally {
+      execFileSync('umount', [ro]);
+    }
   }
   cleanup(dir);
 });
