@@ -145,7 +145,8 @@ static srv_http_result read_head(srv_http_parser *p, size_t len) {
       version[5] > '9' || version[7] < '0' || version[7] > '9')
     return fail(p, 400, "the request line does not end in HTTP/1.1");
   if (version[5] != '1') return fail(p, 505, "only HTTP/1.0 and HTTP/1.1 are spoken here");
-  r->minor = version[7] - '0';
+  /* a later minor version is read as 1.1, the highest spoken here (RFC 9110 2.5) */
+  r->minor = version[7] > '1' ? 1 : version[7] - '0';
   /* the origin form /path?query; the absolute form (http://host/path) is read as its path;
    * anything else (CONNECT's authority form, OPTIONS *) is kept as it is */
   const char *t = target, *tend = target + tlen;
