@@ -12,7 +12,9 @@
 #                   arbiter match against fastchess (bench/match.sh; FASTCHESS=PATH, built
 #                   outside the tree)
 #   make fuzz       build the libFuzzer targets with clang and run each for FUZZ_SECONDS
-#   make install    install headers, libraries, arbiter.pc, the CMake package and `arbiter`
+#   make install    install headers, libraries, arbiter.pc, the CMake package, `arbiter`, the
+#                   page, man pages, completion and the systemd unit (PREFIX=/usr/local)
+#   make deb        Debian packages libarbiter0, libarbiter-dev, arbiter in build/deb
 #   make test-deep  the perft counts over 200 million nodes and the long crash test (minutes)
 #   make test-crash the long crash test of the play server alone
 #   make test-fresh the clean-room test (root, many minutes): a fresh Debian bookworm made by
@@ -24,7 +26,7 @@ FUZZ_SECONDS ?= 60
 JOBS ?= 2
 SANITIZER_PERFT_NODES ?= 1000000
 
-.PHONY: all build run test test-release test-asan test-fresh bench fuzz install test-deep test-crash format deps clean
+.PHONY: all build run test test-release test-asan test-fresh bench fuzz install deb test-deep test-crash format deps clean
 
 all: build
 
@@ -85,6 +87,8 @@ bench:
 	./build/release/bench/serve --games 1000
 	./build/release/bench/serve --games 1000 --pace 100
 	./build/release/bench/serve --games 10000
+	python3 bench/solve.py
+	sh bench/puzzles.sh
 	sh bench/match.sh --games 1000
 
 fuzz:
@@ -92,14 +96,27 @@ fuzz:
 	CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARB_FUZZ=ON \
 	  -DARB_BUILD_TESTS=OFF >/dev/null
 	cmake --build build/fuzz -j$(JOBS)
-	for t in fen san uci query referee referee_api protocol otb timecontrol pgn winnable book epd tree engine http ws; do \
+	for t in fen san uci query referee referee_api protocol otb timecontrol pgn winnable book epd tree engine http ws explain solve; do \
 	  mkdir -p build/fuzz/corpus/$$t && \
 	  ./build/fuzz/fuzz/fuzz_$$t build/fuzz/corpus/$$t fuzz/corpus/$$t \
 	    -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/ || exit 1; \
 	done
 
 install: build
+	@sh scripts/web.sh
 	cmake --install build/release --prefix $(PREFIX)
+
+# Debian packages (libarbiter0, libarbiter-dev, arbiter) into build/deb, checked by lintian
+deb:
+	@sh scripts/deps.sh build deb
+	@sh scripts/web.sh
+	dpkg-buildpackage -us -uc -b
+	mkdir -p build/deb
+	rm -f build/deb/*
+	mv ../arbiter_*.deb ../arbiter-dbgsym_*.deb ../libarbiter0_*.deb ../libarbiter0-dbgsym_*.deb \
+	  ../libarbiter-dev_*.deb ../arbiter_*.buildinfo ../arbiter_*.changes build/deb/
+	debian/rules clean >/dev/null
+	lintian --tag-display-limit 0 --info build/deb/*.changes
 
 format:
 	clang-format -i include/arbiter/*.h src/*.c src/*/*.c src/*/*.h tools/*.c tools/*.h \

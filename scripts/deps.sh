@@ -1,7 +1,7 @@
 #!/bin/sh
 # Arbiter — MIT licence, see LICENSE.
 # Installs the Debian packages the build and tests need, when they are missing.
-# usage: scripts/deps.sh [--list] [build|test|node|bench|fuzz|fresh]...   (default: build)
+# usage: scripts/deps.sh [--list] [build|test|node|bench|fuzz|fresh|deb]...   (default: build)
 #   --list   print the packages of those sets, one per line, and install nothing
 # As root it runs apt-get directly; otherwise through sudo when available.
 # Every program a test runs comes from the `test` set (tests/cli/deps.sh checks that the
@@ -9,16 +9,17 @@
 set -eu
 list=0
 if [ "${1:-}" = --list ]; then list=1; shift; fi
-want="cmake make gcc pkg-config libjansson-dev libuv1-dev libsqlite3-dev"
+want="cmake make gcc pkg-config libjansson-dev libuv1-dev libsqlite3-dev help2man"
 for what in "${@:-build}"; do
   case "$what" in
   build) ;;
   # the engines are the ones tests/cli/{match,play}.sh play against
-  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3" ;;
+  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3 man-db zsh curl" ;;
   node) want="$want nodejs npm" ;;
   bench) want="$want stockfish pgn-extract" ;;
   fuzz) want="$want clang libclang-rt-dev" ;;
   fresh) want="$want debootstrap curl git" ;;
+  deb) want="$want debhelper dpkg-dev lintian" ;;
   *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
   esac
 done

@@ -134,7 +134,7 @@ if [ "${ARBITER_FRESH_DEB:-0}" = 1 ]; then
   say "3/3: make deb, then the packages installed on a second fresh system"
   in_root "$root" "cd /root/arbiter && make deb" >"$dir/deb.log" 2>&1 ||
     { tail -40 "$dir/deb.log" >&2; keep=1; exit 1; }
-  debs=$(ls "$root/root/"*.deb)
+  debs=$(ls "$root/root/arbiter/build/deb/"*.deb)
   root2="$dir/root2"
   make_system "$root2"
   mkdir -p "$root2/root/debs"

@@ -2,20 +2,28 @@
  *
  * serve_cmd.c: `arbiter serve` — options, the store, and the transport's loop.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef ARB_WEB_DIR
+#define ARB_WEB_DIR "/usr/local/share/arbiter/web"
+#endif
 
 #include "transport.h"
 #include "util.h"
 
 static void serve_usage(FILE *out) {
   fprintf(out,
-          "usage: arbiter serve [--port 8080] [--host 127.0.0.1] [--db arbiter.db]\n"
+          "usage: arbiter serve [--port 8080] [--host 127.0.0.1] [--db FILE | --state-dir DIR]\n"
           "                     [--static DIR] [--origin URL] [--quiet] [--port-file FILE]\n"
           "                     [--no-lag-compensation] [limits...]\n"
-          "       arbiter serve --export FILE [--db arbiter.db]\n"
+          "       arbiter serve --export FILE [--db FILE | --state-dir DIR]\n"
           "\n"
           "The online play server: games under the full rules (arbiter/referee.h decides\n"
           "everything), millisecond clocks on the server's time, premoves, draws declared or\n"
@@ -25,8 +33,13 @@ static void serve_usage(FILE *out) {
           "\n"
           "  --port N        port to listen on (0: any free port); one in use is an error\n"
           "  --host ADDR     address to listen on; 0.0.0.0 (or ::) for every interface\n"
-          "  --db FILE       the SQLite database (created if missing; one server per file)\n"
-          "  --static DIR    the page to serve (/ is DIR/index.html, /game/ID DIR/game.html)\n"
+          "  --db FILE       the SQLite database (created if missing; one server per file);\n"
+          "                  default STATE_DIR/arbiter.db\n"
+          "  --state-dir DIR where the database goes: default $STATE_DIRECTORY (systemd),\n"
+          "                  else $XDG_STATE_HOME/arbiter, else ~/.local/state/arbiter\n"
+          "  --static DIR    the page to serve (/ is DIR/index.html, /game/ID DIR/game.html);\n"
+          "                  default ./web/dist in a source tree, else the installed page\n"
+          "                  (PREFIX/share/arbiter/web)\n"
           "  --origin URL    the page's origin WebSockets and POSTs must come from (default:\n"
           "                  the request's own host); clients without an Origin need a seat\n"
           "                  token to play\n"
@@ -74,6 +87,63 @@ static long long number_arg(const char *flag, const char *text, long long lo, lo
   return v;
 }
 
+/* The page when no --static names one: web/dist in a source tree (make run), else the one
+ * installed beside the program (PREFIX/share/arbiter/web, found from the program's own path,
+ * so a relocated install works), else the one the build was configured for. */
+static const char *default_page(char *buf, size_t size) {
+  struct stat st;
+  if (!stat("web/dist/index.html", &st)) return "web/dist";
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = 0;
+      if ((size_t)snprintf(buf, size, "%s/../share/arbiter/web", exe) < size) {
+        char index[PATH_MAX + 32];
+        snprintf(index, sizeof index, "%s/index.html", buf);
+        if (!stat(index, &st)) return buf;
+      }
+    }
+  }
+  char index[PATH_MAX];
+  snprintf(index, sizeof index, "%s/index.html", ARB_WEB_DIR);
+  return stat(index, &st) ? NULL : ARB_WEB_DIR;
+}
+
+/* mkdir -p of a folder's path (0700 for new ones): 0, or -1. */
+static int make_dirs(const char *path) {
+  char p[PATH_MAX];
+  if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p) return -1;
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      if (mkdir(p, 0700) && errno != EEXIST) return -1;
+      *s = '/';
+    }
+  return mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
+}
+
+/* The state folder when neither --db nor --state-dir says: systemd's $STATE_DIRECTORY, else
+ * $XDG_STATE_HOME/arbiter, else ~/.local/state/arbiter. */
+static const char *default_state_dir(char *buf, size_t size) {
+  const char *v = getenv("STATE_DIRECTORY");
+  if (v && *v) {
+    snprintf(buf, size, "%.*s", (int)strcspn(v, ":"), v); /* the first, if several */
+    return buf;
+  }
+  if ((v = getenv("XDG_STATE_HOME")) && *v) {
+    snprintf(buf, size, "%s/arbiter", v);
+    return buf;
+  }
+  if ((v = getenv("HOME")) && *v) {
+    snprintf(buf, size, "%s/.local/state/arbiter", v);
+    return buf;
+  }
+  return NULL;
+}
+
 int arb_cmd_serve(int argc, char **argv) {
   srv_options opt;
   memset(&opt, 0, sizeof opt);
@@ -92,9 +162,10 @@ int arb_cmd_serve(int argc, char **argv) {
   cfg.offers_per_minute = SRV_OFFERS_PER_MINUTE;
   cfg.unstarted_ttl_ms = SRV_UNSTARTED_TTL_MS;
   cfg.min_time_ms = SRV_MIN_TIME_MS;
-  const char *db = "arbiter.db", *export_path = NULL;
+  const char *db = NULL, *export_path = NULL, *state_dir = NULL;
   struct stat st;
-  if (!stat("web/dist/index.html", &st)) opt.static_dir = "web/dist";
+  char page_buf[PATH_MAX], state_buf[PATH_MAX], db_buf[PATH_MAX + 16];
+  opt.static_dir = default_page(page_buf, sizeof page_buf);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
@@ -112,6 +183,8 @@ int arb_cmd_serve(int argc, char **argv) {
       opt.host = argv[++i];
     } else if (!strcmp(a, "--db") && more) {
       db = argv[++i];
+    } else if (!strcmp(a, "--state-dir") && more) {
+      state_dir = argv[++i];
     } else if (!strcmp(a, "--static") && more) {
       opt.static_dir = argv[++i];
     } else if (!strcmp(a, "--origin") && more) {
@@ -174,6 +247,26 @@ int arb_cmd_serve(int argc, char **argv) {
     if (exit_bad) return 2;
 #undef NUMBER
   }
+  if (!db) {
+    if (!state_dir) state_dir = default_state_dir(state_buf, sizeof state_buf);
+    if (!state_dir) {
+      fprintf(stderr, "arbiter serve: no --db, no --state-dir and no $HOME: name a database\n");
+      return 2;
+    }
+    if (!export_path && make_dirs(state_dir)) {
+      fprintf(stderr, "arbiter serve: cannot make the state folder %s: %s\n", state_dir,
+              strerror(errno));
+      return 1;
+    }
+    snprintf(db_buf, sizeof db_buf, "%s/arbiter.db", state_dir);
+    db = db_buf;
+  }
+  if (!opt.static_dir)
+    fprintf(stderr,
+            "arbiter serve: no page to serve (no web/dist here, none installed at %s): "
+            "the API and WebSocket only; build the page with scripts/web.sh or name it "
+            "with --static\n",
+            ARB_WEB_DIR);
   if (opt.static_dir && stat(opt.static_dir, &st)) {
     fprintf(stderr, "arbiter serve: %s: no such folder\n", opt.static_dir);
     return 2;

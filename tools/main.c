@@ -24,13 +24,32 @@ static void usage(FILE *out) {
           "  book     the moves a Polyglot opening book has for positions\n"
           "  svg      a diagram of a position: SVG, or text (ASCII, Unicode)\n"
           "  serve    the online play server: games in the browser, clocks, SQLite\n"
+          "  solve    mate or a forced draw in N: every key proven, a main line\n"
+          "  puzzles  puzzles mined from real games and proven; re-prove a puzzle CSV\n"
+          "  quiz     the rules quiz: items whose answers the laws compute; re-check them\n"
+          "  endgame  exact win/draw/loss and mate distance for small endings\n"
           "  demo     a short demonstration of the library\n"
           "  version  print the version\n"
           "\n"
           "Run `arbiter COMMAND --help` for a command's options.\n");
 }
 
-static int cmd_demo(void) {
+static void demo_usage(FILE *out) {
+  fprintf(out, "usage: arbiter demo\n"
+               "\n"
+               "A short demonstration of the library: a game replayed and checked move by move\n"
+               "(SAN, FEN, check and mate), the threefold-repetition claim with an intended move,\n"
+               "and perft 5 from the start with its speed.\n"
+               "Exit status: 0, 2 bad usage.\n");
+}
+
+static int cmd_demo(int argc, char **argv) {
+  if (argc > 1) {
+    int help = !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
+    if (!help) fprintf(stderr, "arbiter demo: unexpected argument '%s'\n", argv[1]);
+    demo_usage(help ? stdout : stderr);
+    return help ? 0 : 2;
+  }
   arb_position pos;
   arb_position_startpos(&pos);
   static const char *const moves[] = {"e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"};
@@ -129,19 +148,37 @@ int main(int argc, char **argv) {
     printf("arbiter %s\n", ARB_VERSION_STRING);
     return 0;
   }
-  if (!strcmp(cmd, "perft")) return arb_cmd_perft(argc - 1, argv + 1);
-  if (!strcmp(cmd, "query")) return arb_cmd_query(argc - 1, argv + 1);
-  if (!strcmp(cmd, "referee")) return arb_cmd_referee(argc - 1, argv + 1);
-  if (!strcmp(cmd, "dead")) return arb_cmd_dead(argc - 1, argv + 1);
-  if (!strcmp(cmd, "pgn")) return arb_cmd_pgn(argc, argv);
-  if (!strcmp(cmd, "match")) return arb_cmd_match(argc - 1, argv + 1);
-  if (!strcmp(cmd, "readjudicate")) return arb_cmd_readjudicate(argc - 1, argv + 1);
-  if (!strcmp(cmd, "stats")) return arb_cmd_stats(argc - 1, argv + 1);
-  if (!strcmp(cmd, "play")) return arb_cmd_play(argc - 1, argv + 1);
-  if (!strcmp(cmd, "serve")) return arb_cmd_serve(argc - 1, argv + 1);
-  if (!strcmp(cmd, "book")) return arb_cmd_book(argc - 1, argv + 1);
-  if (!strcmp(cmd, "svg")) return arb_cmd_svg(argc - 1, argv + 1);
-  if (!strcmp(cmd, "demo")) return cmd_demo();
+  static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    int whole_argv; /* gets argv from "arbiter" on (pgn reads its subcommand itself) */
+  } commands[] = {{"perft", arb_cmd_perft, 0},
+                  {"query", arb_cmd_query, 0},
+                  {"referee", arb_cmd_referee, 0},
+                  {"dead", arb_cmd_dead, 0},
+                  {"pgn", arb_cmd_pgn, 1},
+                  {"match", arb_cmd_match, 0},
+                  {"readjudicate", arb_cmd_readjudicate, 0},
+                  {"stats", arb_cmd_stats, 0},
+                  {"play", arb_cmd_play, 0},
+                  {"serve", arb_cmd_serve, 0},
+                  {"book", arb_cmd_book, 0},
+                  {"svg", arb_cmd_svg, 0},
+                  {"solve", arb_cmd_solve, 0},
+                  {"puzzles", arb_cmd_puzzles, 0},
+                  {"quiz", arb_cmd_quiz, 0},
+                  {"endgame", arb_cmd_endgame, 0},
+                  {"demo", cmd_demo, 0}};
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    if (strcmp(cmd, commands[i].name)) continue;
+    /* every command answers --version the same way */
+    if (argc == 3 && !strcmp(argv[2], "--version")) {
+      printf("arbiter %s %s\n", cmd, ARB_VERSION_STRING);
+      return 0;
+    }
+    return commands[i].whole_argv ? commands[i].run(argc, argv)
+                                  : commands[i].run(argc - 1, argv + 1);
+  }
   fprintf(stderr, "arbiter: unknown command '%s'\n", cmd);
   usage(stderr);
   return 2;

@@ -187,8 +187,73 @@ static json_t *move_info_object(const arb_position *pos, arb_move m) {
   return o;
 }
 
+/* "explain": [UCI, ...] — for each move, in order, whether it is legal and if not why
+ * (explain.h): {"move", "legal", "reason", "article", "message", "square", "piece", and
+ * "attacked" for castling through or into check; "uci" and "san" when legal}.
+ * "explain_by": "white" | "black" names the player sending the moves (a move out of turn is
+ * "not_your_turn").  Sets a->"explain", or returns an error object. */
+static json_t *explain_array(json_t *a, json_t *req, const arb_position *pos, long line_number) {
+  json_t *list = json_object_get(req, "explain"), *by = json_object_get(req, "explain_by");
+  if (!json_is_array(list))
+    return error_object("request", "\"explain\" must be an array of UCI moves", line_number);
+  int player = -1;
+  if (by) {
+    const char *b = json_is_string(by) ? json_string_value(by) : "";
+    if (strcmp(b, "white") && strcmp(b, "black"))
+      return error_object("request", "\"explain_by\" must be \"white\" or \"black\"", line_number);
+    player = b[0] == 'w' ? ARB_WHITE : ARB_BLACK;
+  }
+  json_t *arr = json_array();
+  size_t i;
+  json_t *mv;
+  json_array_foreach(list, i, mv) {
+    arb_square from = 0, to = 0;
+    arb_piece_type promo = ARB_NO_TYPE;
+    arb_move_explanation e;
+    arb_status st = json_is_string(mv)
+                        ? arb_uci_read_squares(json_string_value(mv), json_string_length(mv), &from,
+                                               &to, &promo)
+                        : ARB_ERR_MOVE_SYNTAX;
+    if (st == ARB_OK)
+      st = player < 0 ? arb_move_explain(pos, from, to, promo, &e)
+                      : arb_move_explain_for(pos, (arb_color)player, from, to, promo, &e);
+    if (st != ARB_OK) {
+      json_decref(arr);
+      json_t *err = error_object(arb_status_name(st),
+                                 "\"explain\" takes moves in UCI: two squares and an optional "
+                                 "promotion letter (e2e4, e7e8q, e1g1, e1h1)",
+                                 line_number);
+      json_object_set_new(err, "field", json_string("explain"));
+      json_object_set_new(err, "index", json_integer((json_int_t)i));
+      return err;
+    }
+    json_t *o = json_object();
+    json_object_set(o, "move", mv);
+    json_object_set_new(o, "legal", json_boolean(e.reason == ARB_MOVE_LEGAL));
+    json_object_set_new(o, "reason", json_string(arb_illegal_name(e.reason)));
+    json_object_set_new(o, "article", e.article[0] ? json_string(e.article) : json_null());
+    json_object_set_new(o, "message", json_string(e.message));
+    json_object_set_new(o, "square",
+                        e.square < 64 ? json_string(square_names[e.square]) : json_null());
+    char letter[2] = {e.piece ? " PNBRQK"[ARB_PIECE_TYPE(e.piece)] : 0, 0};
+    if (e.piece && ARB_PIECE_COLOR(e.piece) == ARB_BLACK) letter[0] = (char)(letter[0] + 32);
+    json_object_set_new(o, "piece", e.piece ? json_string(letter) : json_null());
+    if (e.attacked < 64) json_object_set_new(o, "attacked", json_string(square_names[e.attacked]));
+    if (e.reason == ARB_MOVE_LEGAL) {
+      char uci[8], san[ARB_SAN_MAX];
+      arb_uci_write(pos, e.move, uci, sizeof uci);
+      arb_san_write(pos, e.move, san, sizeof san);
+      json_object_set_new(o, "uci", json_string(uci));
+      json_object_set_new(o, "san", json_string(san));
+    }
+    json_array_append_new(arr, o);
+  }
+  json_object_set_new(a, "explain", arr);
+  return NULL;
+}
+
 /* The fields a request asks for by name: "pseudo_legal", "pins", "attackers" (a square),
- * "move_info" (moves).  Returns an error object, or NULL. */
+ * "move_info" (moves), "explain" (moves).  Returns an error object, or NULL. */
 static json_t *describe_requested(json_t *a, json_t *req, const arb_position *pos,
                                   long line_number);
 
@@ -703,5 +768,6 @@ static json_t *describe_requested(json_t *a, json_t *req, const arb_position *po
     }
     json_object_set_new(a, "move_info", arr);
   }
+  if (json_object_get(req, "explain")) return explain_array(a, req, pos, line_number);
   return NULL;
 }

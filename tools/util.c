@@ -54,6 +54,10 @@ int arb_tool_answer_lines(size_t max_line, int skip_comments, arb_line_answer an
       b++;
     if (!too_long && (b == len || (skip_comments && line[b] == '#'))) continue;
     char *text = answer(ctx, line, (size_t)len, lineno, too_long);
+    if (text && !text[0]) { /* nothing to say of this line */
+      free(text);
+      continue;
+    }
     if (text) {
       fputs(text, stdout);
       free(text);

@@ -20,9 +20,13 @@ int arb_cmd_match(int argc, char **argv); /* match_cmd.c */
 int arb_cmd_play(int argc, char **argv);  /* play_cmd.c */
 int arb_cmd_readjudicate(int argc, char **argv);
 int arb_cmd_stats(int argc, char **argv);
-int arb_cmd_serve(int argc, char **argv); /* server/serve_cmd.c */
-int arb_cmd_book(int argc, char **argv);  /* book_cmd.c */
-int arb_cmd_svg(int argc, char **argv);   /* svg_cmd.c */
+int arb_cmd_serve(int argc, char **argv);   /* server/serve_cmd.c */
+int arb_cmd_book(int argc, char **argv);    /* book_cmd.c */
+int arb_cmd_svg(int argc, char **argv);     /* svg_cmd.c */
+int arb_cmd_solve(int argc, char **argv);   /* solve_cmd.c */
+int arb_cmd_puzzles(int argc, char **argv); /* puzzles_cmd.c */
+int arb_cmd_quiz(int argc, char **argv);    /* quiz_cmd.c */
+int arb_cmd_endgame(int argc, char **argv); /* endgame_cmd.c */
 
 /* What arb_tool_setup found wrong: the status, which move (0-based, -1 for the FEN) and why. */
 typedef struct arb_tool_setup_error {
@@ -56,7 +60,8 @@ typedef char *(*arb_line_answer)(void *ctx, const char *line, size_t len, long l
 /* The loop shared by the JSON-lines commands (query, referee, dead): reads stdin line by line,
  * skips blank lines (and lines starting with '#' when skip_comments), writes each answer and a
  * newline to stdout and flushes, so a client may wait for each answer before sending more.  A
- * NULL answer is replaced by an out-of-memory error object.  Returns 0. */
+ * NULL answer is replaced by an out-of-memory error object; an empty one ("") writes nothing,
+ * not even the newline.  Returns 0. */
 int arb_tool_answer_lines(size_t max_line, int skip_comments, arb_line_answer answer, void *ctx);
 
 /* Monotonic time in seconds, for timing output. */

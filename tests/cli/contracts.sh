@@ -76,6 +76,21 @@ check "query plays a null move" sh -c "sed -n 1p '$T/ans18' | grep -q '\"moves_s
 check "query refuses a null move in check" sh -c "sed -n 2p '$T/ans18' | grep -q 'null_in_check'"
 check "query reads an EPD record" sh -c "sed -n 3p '$T/ans18' | grep -q '\"uci\":\[\"b3b2\"\]'"
 check "query edits a board" sh -c "sed -n 4p '$T/ans18' | grep -q '\"fen\":\"7k/8/8/8/8/8/8/K7 b - - 0 1\"'"
+# query "explain": why each move is illegal, in order, with the article (FIDE 2023)
+{
+  echo '{"fen": "4kr2/8/8/8/8/8/8/4K2R w K - 0 1", "explain": ["e1g1", "h1h8", "e2e4"]}'
+  echo '{"fen": "4r1k1/8/8/8/4N3/8/8/4K3 w - - 0 1", "explain": ["e4f6"], "history": false}'
+  echo '{"explain": ["e7e5"], "explain_by": "black"}'
+  echo '{"explain": ["nonsense"]}'
+} >"$T/reqx"
+"$A" query <"$T/reqx" >"$T/ansx"
+check "query explain answers 4 requests" test "$(wc -l <"$T/ansx")" -eq 4
+check "explain: castling through check names f1 and the rook" sh -c "sed -n 1p '$T/ansx' | grep -q '\"explain\":\[{\"move\":\"e1g1\",\"legal\":false,\"reason\":\"castling_through_check\",\"article\":\"3.8.2.2\",\"message\":\"[^\"]*through f1, which the rook on f8 attacks'"
+check "explain: a legal move, in order" sh -c "sed -n 1p '$T/ansx' | grep -q '{\"move\":\"h1h8\",\"legal\":true,\"reason\":\"legal\"'"
+check "explain: no piece" sh -c "sed -n 1p '$T/ansx' | grep -q '\"move\":\"e2e4\",\"legal\":false,\"reason\":\"no_piece\"'"
+check "explain: pinned names the pinner" sh -c "sed -n 2p '$T/ansx' | grep -q '\"reason\":\"pinned\",\"article\":\"3.9.2\",\"message\":\"the knight on e4 is pinned[^\"]*rook on e8'"
+check "explain: not your turn" sh -c "sed -n 3p '$T/ansx' | grep -q '\"reason\":\"not_your_turn\",\"article\":\"1.2\"'"
+check "explain: bad move text is a request error" sh -c "sed -n 4p '$T/ansx' | grep -q '\"code\":\"move_syntax\".*\"field\":\"explain\"'"
 # referee: one answer per event, in order, exit 0, errors that keep the stream going
 {
   echo '{"type":"move","by":"white","move":"e4"}'
