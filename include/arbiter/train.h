@@ -82,4 +82,126 @@ ARB_API arb_status arb_puzzle_check_record(arb_solver *s, const arb_puzzle *p, u
 /* "ok", "second_solution", "no_solution", "unchecked", "unknown", "bad". */
 ARB_API const char *arb_puzzle_verdict_name(arb_puzzle_verdict v);
 
+/* ---- ratings: Glicko-2 (Glickman, "Example of the Glicko-2 system"), lichess's constants ---- */
+
+/* lichess (scalachess rating/glicko, lila Glicko.scala): τ 0.75; a new player 1500 / RD 500 /
+ * volatility 0.09; RD kept within 45 .. 500, volatility at most 0.1, ratings within
+ * 400 .. 4000, at most 700 points a game; provisional while RD >= 110. */
+#define ARB_GLICKO_TAU 0.75
+#define ARB_GLICKO_RATING 1500.0
+#define ARB_GLICKO_RD 500.0
+#define ARB_GLICKO_VOLATILITY 0.09
+#define ARB_GLICKO_RD_MIN 45.0
+#define ARB_GLICKO_RD_MAX 500.0
+#define ARB_GLICKO_VOLATILITY_MAX 0.1
+#define ARB_GLICKO_PROVISIONAL_RD 110.0
+
+typedef struct arb_glicko {
+  double rating, rd, volatility;
+} arb_glicko;
+
+/* A new player (or item): 1500, 500, 0.09. */
+ARB_API arb_glicko arb_glicko_new(void);
+
+/* One rating period for `player` against n opponents with scores 1 (win), 0.5, 0 (loss), by
+ * Glicko-2 with system constant tau (Glickman's step 1..8; the volatility by his Illinois
+ * iteration, tolerance 1e-6).  No game (n = 0): only the RD grows.  Pure: no clamping here
+ * (arb_glicko_clamp applies lichess's bounds).  ARB_ERR_ARGUMENT for NULL or a score outside
+ * 0..1. */
+ARB_API arb_status arb_glicko_update(arb_glicko *player, const arb_glicko *opponents,
+                                     const double *scores, int n, double tau);
+/* lichess's bounds: RD within 45..500, volatility at most 0.1, rating within 400..4000 and at
+ * most 700 from `before`. */
+ARB_API void arb_glicko_clamp(arb_glicko *g, const arb_glicko *before);
+/* The expected score of a against b (Glicko-2's E with b's RD). */
+ARB_API double arb_glicko_expected(const arb_glicko *a, const arb_glicko *b);
+
+/* A puzzle attempt as lichess rates it (PuzzleFinisher): a game between learner and puzzle,
+ * then each new rating mixed with the old one by a weight — smaller for themes that give the
+ * answer away (a mate in one drilled as "mateIn1" earns little): theme_kind 0 a healthy mix
+ * (1 / 1), 1 an obvious theme (0.1 solved / 0.4 failed), 2 another hinting theme (0.2 / 0.7),
+ * 3 a non-hinting one (phases, origins: 0.7 / 0.8); the learner's weight falls by 0.2 / 0.7
+ * more (to at least 0.1) while the puzzle is provisional.  Both are updated in place. */
+ARB_API void arb_puzzle_rate(arb_glicko *learner, arb_glicko *puzzle, int solved, int theme_kind);
+
+/* lichess's theme kinds for arb_puzzle_rate: 1 for enPassant, attackingF2F7, doubleCheck,
+ * mateIn1, castling and every *Mate; 3 for phases (opening, middlegame, endgame, ...Endgame)
+ * and origins (master, masterVsMaster, superGM); 2 for any other theme; 0 for none or "mix". */
+ARB_API int arb_puzzle_theme_kind(const char *theme);
+
+/* ---- reviews: a Leitner schedule ---- */
+
+/* Why Leitner and not FSRS: a learner sees each item a handful of times, too few for FSRS to
+ * fit its weights, and the boxes are what a person can be told ("again in 3 days; mastered
+ * after 5 in a row"): failed items come back the next day, then after 1, 3, 7, 14 and 30 days
+ * (discochess's Mistake Review), and five right answers in a row retire them. */
+#define ARB_REVIEW_BOXES 5
+#define ARB_REVIEW_DAY_MS (86400000LL)
+
+typedef struct arb_review {
+  int box;         /* 0 not yet missed (nothing to review), 1..5 in review, 6 mastered */
+  int streak;      /* right answers in a row since the last miss */
+  int64_t due_ms;  /* when it is due (box 1..5), 0 otherwise */
+  int64_t seen_ms; /* the last answer */
+} arb_review;
+
+/* One answer at now_ms: a miss puts the item in box 1 (due in a day); a right answer moves a
+ * reviewed item up a box (due after 1, 3, 7, 14, 30 days) and retires it after five in a row.
+ * An item never missed stays out of review. */
+ARB_API void arb_review_answer(arb_review *r, int right, int64_t now_ms);
+/* 1 if the item is due for review at now_ms. */
+ARB_API int arb_review_due(const arb_review *r, int64_t now_ms);
+
+/* ---- choosing the next item ---- */
+
+/* lichess's difficulty offsets: easiest -600, easier -300, normal 0, harder +300, hardest +600. */
+typedef enum arb_difficulty {
+  ARB_DIFFICULTY_EASIEST = -2,
+  ARB_DIFFICULTY_EASIER = -1,
+  ARB_DIFFICULTY_NORMAL = 0,
+  ARB_DIFFICULTY_HARDER = 1,
+  ARB_DIFFICULTY_HARDEST = 2
+} arb_difficulty;
+
+/* The rating to aim at, and lichess's window around it at a compromise level c (1..5, raised
+ * when nothing fits): +- (100 + |1500 - target| / 4) * min(c, 4). */
+ARB_API double arb_select_target(double learner_rating, arb_difficulty d);
+ARB_API double arb_select_window(double target, int compromise);
+
+/* An item a learner may be given next. */
+typedef struct arb_select_item {
+  double rating;
+  int seen;     /* answered before */
+  int due;      /* due for review (arb_review_due) */
+  int theme_ok; /* has the theme asked for (1 when none is asked) */
+} arb_select_item;
+
+/* The index of the next item: a due review first (the one whose rating is nearest the
+ * target); else an unseen item with the theme within the window, the compromise raised from 1
+ * to 5 until one fits (at 5 seen items may come again); the nearest to the target, ties to the
+ * lowest index.  -1 when there are none.  `seed` breaks ties among equally near items so two
+ * learners do not get the same order (0: lowest index). */
+ARB_API int arb_select_next(const arb_select_item *items, int n, double target, uint64_t seed);
+
+/* ---- the diagnostic: item response theory ---- */
+
+/* The two-parameter logistic model (2PL): P(right | theta) = 1 / (1 + e^(-a (theta - b))),
+ * theta and b on a logit scale (an item's Elo-like rating r maps to b = (r - 1500) / 400 *
+ * ln 10, so a rating difference of 400 is odds of 10 to 1, as in Elo). */
+typedef struct arb_irt_item {
+  double a, b;
+} arb_irt_item;
+
+/* The expected-a-posteriori ability and its standard error from n answers (right[i] 0/1) to
+ * items, with a normal prior N(prior_mean, prior_sd^2), by quadrature over 81 points in
+ * prior_mean +- 5 prior_sd.  Pure. */
+ARB_API void arb_irt_estimate(const arb_irt_item *items, const int *right, int n, double prior_mean,
+                              double prior_sd, double *theta, double *se);
+/* The Fisher information of an item at theta: a^2 P (1 - P). */
+ARB_API double arb_irt_information(const arb_irt_item *item, double theta);
+/* The rating an ability stands for (the inverse of the map above). */
+ARB_API double arb_irt_rating(double theta);
+/* An item's difficulty b from its rating. */
+ARB_API double arb_irt_difficulty(double rating);
+
 #endif

@@ -21,7 +21,7 @@ LD_LIBRARY_PATH="$LIBDIR" "$T/consumer"
 objdump -p "$LIBDIR/libarbiter.so" 2>/dev/null | grep -q 'SONAME.*libarbiter.so.0' ||
   readelf -d "$LIBDIR/libarbiter.so" | grep -q 'libarbiter.so.0'
 $CC -std=c11 -Wall -Werror $(pkg-config --cflags arbiter) "$SRC/consumer.c" -o "$T/consumer_static" \
-  "$LIBDIR/libarbiter.a" -lpthread
+  "$LIBDIR/libarbiter.a" -lpthread -lm
 "$T/consumer_static"
 # CMake package
 mkdir -p "$T/cm"
