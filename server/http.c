@@ -218,6 +218,8 @@ static srv_http_result read_head(srv_http_parser *p, size_t len) {
       copy_value(r->fetch_site, sizeof r->fetch_site, v, vl);
     } else if (iequal(s, nlen, "x-forwarded-for")) {
       copy_value(r->forwarded_for, sizeof r->forwarded_for, v, vl);
+    } else if (iequal(s, nlen, "x-learner")) {
+      copy_value(r->learner, sizeof r->learner, v, vl);
     } else if (iequal(s, nlen, "if-modified-since")) {
       copy_value(r->if_modified_since, sizeof r->if_modified_since, v, vl);
     }

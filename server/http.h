@@ -47,6 +47,7 @@ typedef struct srv_http_request {
   char fetch_site[32];     /* Sec-Fetch-Site */
   char forwarded_for[256]; /* X-Forwarded-For, as sent */
   char if_modified_since[64];
+  char learner[64];       /* X-Learner: the trainer's learner token */
   int64_t content_length; /* -1 none */
   int chunked;
   char body[SRV_HTTP_MAX_BODY + 1]; /* NUL-terminated for convenience */

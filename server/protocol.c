@@ -515,6 +515,15 @@ char *srv_write_error(const char *code, const char *message, int64_t id) {
   return dump(j);
 }
 
+char *srv_write_dests(const arb_position *p) {
+  srv_jw w;
+  srv_jw_init(&w);
+  srv_jw_open(&w, '{');
+  write_dests(&w, p);
+  srv_jw_close(&w, '}');
+  return srv_jw_take(&w);
+}
+
 char *srv_write_http_error(const char *code, const char *message) {
   json_t *m = json_string(message);
   json_t *j = json_pack("{s:{s:s,s:o}}", "error", "code", code, "message",

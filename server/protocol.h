@@ -121,6 +121,9 @@ char *srv_write_missed(const srv_view *v, const srv_event_info *ev);
 char *srv_write_ack(int64_t id, int duplicate);
 /* {"t":"error","code":C,"message":M[,"id":N]} */
 char *srv_write_error(const char *code, const char *message, int64_t id);
+/* {"dests":{"e2":"e3e4",...}}: the legal destinations of the side to move, as chessground
+ * takes them (castling onto the rook too), as the game updates carry them. */
+char *srv_write_dests(const arb_position *p);
 /* An HTTP answer's error body: {"error":{"code","message"}}. */
 char *srv_write_http_error(const char *code, const char *message);
 /* {"t":"premove","uci":U} ("" when cancelled or played/dropped), with "dropped": reason */

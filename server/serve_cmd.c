@@ -40,6 +40,9 @@ static void serve_usage(FILE *out) {
           "  --static DIR    the page to serve (/ is DIR/index.html, /game/ID DIR/game.html);\n"
           "                  default ./web/dist in a source tree, else the installed page\n"
           "                  (PREFIX/share/arbiter/web)\n"
+          "  --puzzles FILE  the trainer's puzzles (lichess's CSV; default the starter set,\n"
+          "                  data/puzzles/starter.csv or PREFIX/share/arbiter/puzzles)\n"
+          "  --quiz FILE     the trainer's quiz bank (default data/quiz/bank.jsonl, or installed)\n"
           "  --origin URL    the page's origin WebSockets and POSTs must come from (default:\n"
           "                  the request's own host); clients without an Origin need a seat\n"
           "                  token to play\n"
@@ -112,6 +115,27 @@ static const char *default_page(char *buf, size_t size) {
   return stat(index, &st) ? NULL : ARB_WEB_DIR;
 }
 
+/* A data file of the trainer when no flag names it: in a source tree (data/...), else installed
+ * beside the program (PREFIX/share/arbiter/...), else where the build was configured for. */
+static const char *default_data(const char *rel, char *buf, size_t size) {
+  struct stat st;
+  snprintf(buf, size, "data/%s", rel);
+  if (!stat(buf, &st)) return buf;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = 0;
+      snprintf(buf, size, "%.*s/../share/arbiter/%s", (int)(size / 2), exe, rel);
+      if (!stat(buf, &st)) return buf;
+    }
+  }
+  snprintf(buf, size, "%s/../%s", ARB_WEB_DIR, rel);
+  return stat(buf, &st) ? NULL : buf;
+}
+
 /* mkdir -p of a folder's path (0700 for new ones): 0, or -1. */
 static int make_dirs(const char *path) {
   char p[PATH_MAX];
@@ -166,6 +190,9 @@ int arb_cmd_serve(int argc, char **argv) {
   struct stat st;
   char page_buf[PATH_MAX], state_buf[PATH_MAX], db_buf[PATH_MAX + 16];
   opt.static_dir = default_page(page_buf, sizeof page_buf);
+  char puzzles_buf[PATH_MAX], quiz_buf[PATH_MAX];
+  opt.puzzles = default_data("puzzles/starter.csv", puzzles_buf, sizeof puzzles_buf);
+  opt.quiz = default_data("quiz/bank.jsonl", quiz_buf, sizeof quiz_buf);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
@@ -183,6 +210,10 @@ int arb_cmd_serve(int argc, char **argv) {
       opt.host = argv[++i];
     } else if (!strcmp(a, "--db") && more) {
       db = argv[++i];
+    } else if (!strcmp(a, "--puzzles") && more) {
+      opt.puzzles = argv[++i];
+    } else if (!strcmp(a, "--quiz") && more) {
+      opt.quiz = argv[++i];
     } else if (!strcmp(a, "--state-dir") && more) {
       state_dir = argv[++i];
     } else if (!strcmp(a, "--static") && more) {

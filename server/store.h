@@ -138,6 +138,32 @@ void srv_store_hold(srv_store *s, int hold);
 /* Commits that failed and were retried (a full disk, ...), for the log. */
 uint64_t srv_store_failures(srv_store *s);
 
+/* ---- the trainer's learners (server/train.c) ---- */
+
+/* A learner: its token's hash, and a Glicko-2 rating for puzzles and one for the quiz. */
+typedef struct srv_learner_row {
+  uint8_t hash[SRV_SHA256_BYTES];
+  int64_t created_ms;
+  double rating[2], rd[2], volatility[2]; /* [0] puzzles, [1] quiz */
+} srv_learner_row;
+
+/* One answer of a learner, with the item's review state after it (box 0: not in review). */
+typedef struct srv_attempt_row {
+  uint8_t learner[SRV_SHA256_BYTES];
+  int kind; /* 0 puzzle, 1 quiz item */
+  char item[32];
+  int right, rated;
+  int64_t t;
+  char themes[128]; /* the item's themes or topic, for the learner's per-theme figures */
+  int box, streak;
+  int64_t due_ms;
+} srv_attempt_row;
+
+/* Queued like every other write (a ticket): the learner's row, whole. */
+uint64_t srv_store_put_learner(srv_store *s, const srv_learner_row *row);
+/* An attempt, and its item's review state (both in one write). */
+uint64_t srv_store_put_attempt(srv_store *s, const srv_attempt_row *row);
+
 /* ---- reads (their own connection) ---- */
 
 typedef enum srv_games_which {
@@ -157,6 +183,13 @@ long srv_store_each_event(srv_store *s, const char *id,
 /* A game's moves in order (the audit). */
 long srv_store_each_move(srv_store *s, const char *id,
                          int (*fn)(void *ctx, const srv_move_row *row), void *ctx);
+/* A learner by its token's hash: 1 found, 0 not, -1 error. */
+int srv_store_get_learner(srv_store *s, const uint8_t hash[SRV_SHA256_BYTES], srv_learner_row *row);
+/* A learner's attempts, oldest first (with each item's latest review state in the last of its
+ * attempts); fn returns non-zero to stop.  The count, -1 on error. */
+long srv_store_each_attempt(srv_store *s, const uint8_t hash[SRV_SHA256_BYTES],
+                            int (*fn)(void *ctx, const srv_attempt_row *row), void *ctx);
+
 /* The last heartbeat, 0 if none. */
 int64_t srv_store_last_heartbeat(srv_store *s);
 

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { OP_GAME, OP_EVENT, OP_END, OP_REMATCH, OP_HEARTBEAT, OP_EXPIRE };
+enum { OP_GAME, OP_EVENT, OP_END, OP_REMATCH, OP_HEARTBEAT, OP_EXPIRE, OP_LEARNER, OP_ATTEMPT };
 
 /* PRAGMA application_id of an Arbiter database ("ARB1"). */
 #define ARB_APPLICATION_ID 0x41524231
@@ -57,6 +57,8 @@ typedef struct op {
     } rematch;
     int64_t heartbeat;
     int64_t expire_before;
+    srv_learner_row learner;
+    srv_attempt_row attempt;
   } u;
 } op;
 
@@ -68,6 +70,8 @@ enum {
   ST_REMATCH,
   ST_HEARTBEAT,
   ST_EXPIRE,
+  ST_LEARNER,
+  ST_ATTEMPT,
   ST_BEGIN,
   ST_COMMIT,
   ST_COUNT
@@ -87,6 +91,10 @@ static const char *const st_sql[ST_COUNT] = {
     [ST_HEARTBEAT] = "INSERT OR REPLACE INTO meta(key, value) VALUES('heartbeat', ?)",
     [ST_EXPIRE] = "DELETE FROM games WHERE over = 0 AND created_ms < ? AND NOT EXISTS "
                   "(SELECT 1 FROM events WHERE events.game = games.id)",
+    [ST_LEARNER] = "INSERT OR REPLACE INTO learners(hash, created_ms, puzzle_rating, puzzle_rd, "
+                   "puzzle_vol, quiz_rating, quiz_rd, quiz_vol) VALUES(?,?,?,?,?,?,?,?)",
+    [ST_ATTEMPT] = "INSERT INTO attempts(learner, kind, item, right, rated, t, themes, box, "
+                   "streak, due_ms) VALUES(?,?,?,?,?,?,?,?,?,?)",
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
 };
@@ -104,7 +112,13 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS moves(game TEXT, ply INTEGER, uci TEXT, san TEXT, t INTEGER,"
     "  clock_ms INTEGER, elapsed_ms INTEGER, lag_ms INTEGER, comp_ms INTEGER, premove INTEGER,"
     "  PRIMARY KEY(game, ply)) WITHOUT ROWID;"
-    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER);";
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER);"
+    "CREATE TABLE IF NOT EXISTS learners(hash BLOB PRIMARY KEY, created_ms INTEGER, "
+    "  puzzle_rating REAL, puzzle_rd REAL, puzzle_vol REAL, quiz_rating REAL, quiz_rd REAL, "
+    "  quiz_vol REAL) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS attempts(learner BLOB, kind INTEGER, item TEXT, right INTEGER, "
+    "  rated INTEGER, t INTEGER, themes TEXT, box INTEGER, streak INTEGER, due_ms INTEGER);"
+    "CREATE INDEX IF NOT EXISTS attempts_learner ON attempts(learner, t);";
 
 struct srv_store {
   sqlite3 *db; /* the writer's */
@@ -219,6 +233,33 @@ static int run(srv_store *s, const op *o) {
     st = s->st[ST_EXPIRE];
     sqlite3_bind_int64(st, 1, o->u.expire_before);
     break;
+  case OP_LEARNER: {
+    const srv_learner_row *l = &o->u.learner;
+    st = s->st[ST_LEARNER];
+    sqlite3_bind_blob(st, 1, l->hash, SRV_SHA256_BYTES, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, l->created_ms);
+    for (int k = 0; k < 2; k++) {
+      sqlite3_bind_double(st, 3 + 3 * k, l->rating[k]);
+      sqlite3_bind_double(st, 4 + 3 * k, l->rd[k]);
+      sqlite3_bind_double(st, 5 + 3 * k, l->volatility[k]);
+    }
+    break;
+  }
+  case OP_ATTEMPT: {
+    const srv_attempt_row *a = &o->u.attempt;
+    st = s->st[ST_ATTEMPT];
+    sqlite3_bind_blob(st, 1, a->learner, SRV_SHA256_BYTES, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, a->kind);
+    bind_text(st, 3, a->item);
+    sqlite3_bind_int(st, 4, a->right);
+    sqlite3_bind_int(st, 5, a->rated);
+    sqlite3_bind_int64(st, 6, a->t);
+    bind_text(st, 7, a->themes);
+    sqlite3_bind_int(st, 8, a->box);
+    sqlite3_bind_int(st, 9, a->streak);
+    sqlite3_bind_int64(st, 10, a->due_ms);
+    break;
+  }
   default: return -1;
   }
   return step(st);
@@ -565,6 +606,18 @@ uint64_t srv_store_expire_unstarted(srv_store *s, int64_t created_before_ms) {
   return queue(s, &o);
 }
 
+uint64_t srv_store_put_learner(srv_store *s, const srv_learner_row *row) {
+  op o = {.kind = OP_LEARNER};
+  o.u.learner = *row;
+  return queue(s, &o);
+}
+
+uint64_t srv_store_put_attempt(srv_store *s, const srv_attempt_row *row) {
+  op o = {.kind = OP_ATTEMPT};
+  o.u.attempt = *row;
+  return queue(s, &o);
+}
+
 uint64_t srv_store_durable(srv_store *s) { return atomic_load(&s->durable); }
 
 int srv_store_failed(srv_store *s, uint64_t ticket) {
@@ -763,6 +816,63 @@ long srv_store_each_move(srv_store *s, const char *id,
     m.premove = sqlite3_column_int(st, 8);
     n++;
     if (fn(ctx, &m)) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? n : -1;
+}
+
+int srv_store_get_learner(srv_store *s, const uint8_t hash[SRV_SHA256_BYTES],
+                          srv_learner_row *row) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s->rd,
+                         "SELECT created_ms, puzzle_rating, puzzle_rd, puzzle_vol, quiz_rating, "
+                         "quiz_rd, quiz_vol FROM learners WHERE hash = ?",
+                         -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_blob(st, 1, hash, SRV_SHA256_BYTES, SQLITE_TRANSIENT);
+  int rc = sqlite3_step(st), found = rc == SQLITE_ROW;
+  if (found) {
+    memcpy(row->hash, hash, SRV_SHA256_BYTES);
+    row->created_ms = sqlite3_column_int64(st, 0);
+    for (int k = 0; k < 2; k++) {
+      row->rating[k] = sqlite3_column_double(st, 1 + 3 * k);
+      row->rd[k] = sqlite3_column_double(st, 2 + 3 * k);
+      row->volatility[k] = sqlite3_column_double(st, 3 + 3 * k);
+    }
+  }
+  sqlite3_finalize(st);
+  return found ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+long srv_store_each_attempt(srv_store *s, const uint8_t hash[SRV_SHA256_BYTES],
+                            int (*fn)(void *ctx, const srv_attempt_row *row), void *ctx) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s->rd,
+                         "SELECT kind, item, right, rated, t, themes, box, streak, due_ms FROM "
+                         "attempts WHERE learner = ? ORDER BY t, rowid",
+                         -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_blob(st, 1, hash, SRV_SHA256_BYTES, SQLITE_TRANSIENT);
+  long n = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    srv_attempt_row a;
+    memset(&a, 0, sizeof a);
+    memcpy(a.learner, hash, SRV_SHA256_BYTES);
+    a.kind = sqlite3_column_int(st, 0);
+    col_text(st, 1, a.item, sizeof a.item);
+    a.right = sqlite3_column_int(st, 2);
+    a.rated = sqlite3_column_int(st, 3);
+    a.t = sqlite3_column_int64(st, 4);
+    col_text(st, 5, a.themes, sizeof a.themes);
+    a.box = sqlite3_column_int(st, 6);
+    a.streak = sqlite3_column_int(st, 7);
+    a.due_ms = sqlite3_column_int64(st, 8);
+    n++;
+    if (fn(ctx, &a)) {
       rc = SQLITE_DONE;
       break;
     }

@@ -24,6 +24,8 @@ typedef struct srv_options {
                              last of X-Forwarded-For, and loopback peers are not limited per
                              address (the proxy limits them) */
   int debug_stall_ms;     /* tests only: GET /api/debug/stall holds the loop this long */
+  const char *puzzles;    /* the trainer's puzzle CSV, or NULL */
+  const char *quiz;       /* the trainer's quiz bank (JSON lines), or NULL */
 } srv_options;
 
 /* Runs until SIGTERM or SIGINT: then it stops taking messages, waits (at most a few seconds)

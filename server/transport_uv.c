@@ -42,6 +42,7 @@
 
 #include "http.h"
 #include "protocol.h"
+#include "train.h"
 #include "ws.h"
 
 _Static_assert(SRV_WS_MAX_MESSAGE == SRV_MAX_MESSAGE, "one bound for a client message");
@@ -96,6 +97,7 @@ typedef struct transport {
   uv_check_t check;
   uv_idle_t idle;
   srv_server *sv;
+  srv_trainer *trainer;
   srv_store *store;
   const srv_options *opt;
   srv_config *cfg;
@@ -558,6 +560,30 @@ static void client_of(tconn *c, const srv_http_request *r) {
 
 static void start_ws(tconn *c, const srv_http_request *r, const char *rest, size_t rest_len);
 
+/* An answer that goes out once the store has `ticket` on disk (at once when it has); the body
+ * is taken.  Returns 1 when it waits (what the client sends meanwhile waits unread), else 0. */
+static int answer_after(tconn *c, uint64_t ticket, int status, char *body, int keep) {
+  transport *t = c->t;
+  if (!ticket || ticket <= srv_store_durable(t->store)) {
+    answer(c, status, "application/json", NULL, body, strlen(body), keep, 0);
+    free(body);
+    return 0;
+  }
+  c->held = 1;
+  c->held_ticket = ticket;
+  c->held_len =
+      answer_text(&c->held_text, status, "application/json", NULL, body, strlen(body), keep, 0);
+  c->held_keep = keep;
+  free(body);
+  if (!c->held_text) {
+    conn_teardown(c);
+    return 1;
+  }
+  c->held_next = t->held;
+  t->held = c;
+  return 1;
+}
+
 /* One whole request.  Returns 1 when the connection must wait (an answer held for the store,
  * or it became a WebSocket and took the rest), else 0. */
 static int handle_request(tconn *c, const srv_http_request *r, int64_t now, const char *rest,
@@ -582,6 +608,25 @@ static int handle_request(tconn *c, const srv_http_request *r, int64_t now, cons
       return 1;
     }
     return 0;
+  }
+  if (!strncmp(r->path, "/api/train/", 11) &&
+      (r->method == SRV_HTTP_GET || r->method == SRV_HTTP_POST)) {
+    if (r->method == SRV_HTTP_POST && !origin_ok(t, r)) {
+      answer_error(c, 403, "origin", "the trainer answers this server's own page", keep, 0);
+      return 0;
+    }
+    char *body = NULL;
+    uint64_t ticket = 0;
+    int status = t->trainer
+                     ? srv_trainer_http(t->trainer, r->method == SRV_HTTP_POST, r->path, r->query,
+                                        r->learner, r->body, r->body_len, now, &body, &ticket)
+                     : 503;
+    if (!body) body = srv_write_http_error("no_trainer", "the trainer is not running");
+    if (!body) {
+      conn_teardown(c);
+      return 1;
+    }
+    return answer_after(c, ticket, status, body, keep);
   }
   switch (r->method) {
   case SRV_HTTP_OTHER:
@@ -1144,6 +1189,8 @@ int srv_transport_run(const srv_options *opt, srv_config *cfg, srv_store *store)
   srv_io io = {t, io_writable, io_arm, io_forget};
   t->sv = srv_server_new(cfg, &io, store);
   if (!t->sv) goto out;
+  long npuzzles = 0, nquiz = 0;
+  t->trainer = srv_trainer_new(store, opt->puzzles, opt->quiz, &npuzzles, &nquiz);
   uv_async_init(&t->loop, &t->wake, on_wake);
   t->wake.data = t;
   srv_store_set_wake(store, store_woke, &t->wake);
@@ -1186,8 +1233,10 @@ int srv_transport_run(const srv_options *opt, srv_config *cfg, srv_store *store)
     if (!ok || rename(tmp, opt->port_file) != 0)
       fprintf(stderr, "arbiter serve: cannot write the port file %s\n", opt->port_file);
   }
-  fprintf(stderr, "arbiter serve: listening on http://%s:%d/ (%ld unfinished games resumed)\n",
-          opt->host, port, loaded);
+  fprintf(stderr,
+          "arbiter serve: listening on http://%s:%d/ (%ld unfinished games resumed; the trainer: "
+          "%ld puzzles, %ld quiz items)\n",
+          opt->host, port, loaded, npuzzles, nquiz);
   /* the clocks paused while the games loaded run again from now */
   srv_server_resume(t->sv, srv_clock_now());
   uv_timer_start(&t->sweep, on_sweep, 1000, 1000);
@@ -1231,6 +1280,7 @@ out:
   for (int i = 0; i < 1000 && uv_run(&t->loop, UV_RUN_NOWAIT); i++)
     ;
   srv_server_free(t->sv);
+  srv_trainer_free(t->trainer);
   uv_loop_close(&t->loop);
   free(t->peers);
   free(t);

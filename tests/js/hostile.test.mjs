@@ -275,7 +275,7 @@ test('games made per address are limited; games nobody started expire and are no
   await again.stop();
   const third = await serve({ dir });
   await sleep(200);
-  assert.match(third.log.join(''), /\(1 unfinished games resumed\)/);
+  assert.match(third.log.join(''), /\(1 unfinished games resumed;/);
   assert.equal((await getJson(third, `/api/games/${g.id}`)).body.status, 'ongoing');
 });
 
