@@ -3,7 +3,7 @@
 #   make run        the main job: the play server on http://localhost:8080 (the page built into
 #                   web/dist, games in ./arbiter.db); `arbiter demo` is the old demonstration
 #   make test       install what is missing, then every test: release build + ASan/UBSan build
-#                   (the browser tests' screenshots: build/release/web-shots)
+#                   (the browser tests' screenshots: build/release/web-shots/web and /train)
 #   make bench      perft against Stockfish's `go perft` (ratio), query with/without history,
 #                   winnability on the final positions of games lost on time and on locked
 #                   positions (bench/dead [-n RUNS] [FILE...]),

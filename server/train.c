@@ -7,6 +7,7 @@
  *   GET  /api/train/puzzle/next?theme=&difficulty=&mode=normal|winordraw|review
  *   POST /api/train/puzzle/move {"id","moves":[the learner's moves so far]}
  *   POST /api/train/puzzle/hint {"id","moves"}
+ *   POST /api/train/puzzle/solution {"id","moves"}   giving up: the rest of the line, a miss
  *   GET  /api/train/quiz/next?topic=&mode=normal|review
  *   POST /api/train/quiz/answer {"id","answer"}
  *
@@ -125,6 +126,8 @@ static int load_puzzles(srv_trainer *t, const char *path) {
   return 0;
 }
 
+static json_t *dests_of(const arb_position *p);
+
 static void load_quiz(srv_trainer *t, const char *path) {
   FILE *f = path ? fopen(path, "r") : NULL;
   if (!f) return;
@@ -147,6 +150,13 @@ static void load_quiz(srv_trainer *t, const char *path) {
     q.shown = json_deep_copy(j);
     json_object_del(q.shown, "answer");
     json_object_del(q.shown, "explanation");
+    const char *fen = json_string_value(json_object_get(j, "fen"));
+    arb_position pos;
+    if (fen && arb_fen_read(&pos, fen, 0, NULL) == ARB_OK) { /* a board to move on */
+      json_object_set_new(q.shown, "dests", dests_of(&pos));
+      json_object_set_new(q.shown, "color", json_string(pos.turn == ARB_WHITE ? "white" : "black"));
+      if (arb_in_check(&pos)) json_object_set_new(q.shown, "check", json_true());
+    }
     json_t *d = json_object_get(j, "difficulty");
     double level = json_is_number(d) ? json_number_value(d) : 2;
     q.g = (arb_glicko){900 + 250 * level, 350, 0.09};
@@ -473,10 +483,10 @@ static void why_wrong(srv_trainer *t, const tpuzzle *q, const arb_position *p, a
 
 /* The puzzle's answer with its rating change, written through the store. */
 static uint64_t finish_puzzle(srv_trainer *t, tlearner *l, int k, int right, int64_t now, json_t *a,
-                              const char *theme_angle) {
+                              const char *theme_angle, int unrated) {
   tpuzzle *q = &t->puzzles[k];
   int first = !seen(l, 0, k);
-  int rated = first && !l->cur_hinted;
+  int rated = first && !l->cur_hinted && !unrated;
   arb_glicko before = {l->row.rating[0], l->row.rd[0], l->row.volatility[0]}, after = before;
   if (rated) {
     arb_puzzle_rate(&after, &q->g, right, arb_puzzle_theme_kind(theme_angle));
@@ -529,9 +539,11 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
   if (moves && !json_is_array(moves))
     return fail(out, 400, "bad_request", "\"moves\" is an array of the learner's moves");
   const char *angle = json_string_value(json_object_get(req, "theme"));
+  /* a run (streak, storm) is not rated, as on lichess: "rated": false */
+  int unrated = json_is_false(json_object_get(req, "rated"));
   tpuzzle *q = &t->puzzles[k];
   int nm = moves ? (int)json_array_size(moves) : 0, solver_moves = q->nline / 2;
-  if (nm > solver_moves || (!hint && nm == 0))
+  if (nm > solver_moves || (!hint && nm == 0) || (hint && nm == solver_moves))
     return fail(out, 400, "bad_request", "\"moves\": the learner's moves so far, at least one");
   arb_position p = q->shown;
   if (l && l->cur != k) { /* a puzzle taken up again (another tab, a reload) */
@@ -556,7 +568,7 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
     }
     int ply = 1 + 2 * i, final = ply == q->nline - 1;
     int right = m == q->line[ply] || (final && ends_it(&p, m, q->goal));
-    if (!right && !last)
+    if (!right && (!last || hint))
       return fail(out, 400, "bad_move", "the moves before the last do not follow the puzzle");
     if (!right) { /* a wrong move: explained, the solution shown, rated as failed */
       char msg[256];
@@ -569,7 +581,7 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
       json_object_set_new(a, "themes", json_string(q->p.themes));
       if (l && !l->cur_failed && !l->cur_done) {
         l->cur_failed = 1;
-        *ticket = finish_puzzle(t, l, (int)k, 0, now, a, angle);
+        *ticket = finish_puzzle(t, l, (int)k, 0, now, a, angle, unrated);
       }
       *out = dump(a);
       return 200;
@@ -584,7 +596,7 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
       arb_fen_write(&p, fen, sizeof fen, 0);
       json_object_set_new(a, "fen", json_string(fen));
       if (l && !l->cur_failed && !l->cur_done) {
-        *ticket = finish_puzzle(t, l, (int)k, 1, now, a, angle);
+        *ticket = finish_puzzle(t, l, (int)k, 1, now, a, angle, unrated);
         l->cur_done = 1;
       }
       *out = dump(a);
@@ -604,6 +616,21 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
       return 200;
     }
     arb_make_move(&p, q->line[ply + 1], &u);
+  }
+  if (hint == 2) { /* given up: the rest of the line, rated as a miss */
+    int ply = 1 + 2 * nm;
+    json_t *a = json_pack("{s:b,s:b,s:b,s:s}", "correct", 0, "legal", 1, "done", 1, "message",
+                          "the solution, shown: rated as a miss");
+    json_object_set_new(a, "solution", line_json(&p, q->line + ply, q->nline - ply, 0));
+    json_object_set_new(a, "solution_san", line_json(&p, q->line + ply, q->nline - ply, 1));
+    json_object_set_new(a, "goal", json_string(q->goal == ARB_SOLVE_MATE ? "mate" : "draw"));
+    json_object_set_new(a, "themes", json_string(q->p.themes));
+    if (l && !l->cur_failed && !l->cur_done) {
+      l->cur_failed = 1;
+      *ticket = finish_puzzle(t, l, (int)k, 0, now, a, angle, unrated);
+    }
+    *out = dump(a);
+    return 200;
   }
   /* a hint: the square of the piece to move next (the attempt is no longer rated) */
   arb_move next = q->line[1 + 2 * nm];
@@ -707,6 +734,38 @@ static int theme_counts(const char *theme) {
   return strncmp(theme, "mateIn", 6) != 0;
 }
 
+/* The quiz's topics in the bank's order, with the items of each and the learner's first answers:
+ * [{"topic","items","answered","right"}]. */
+static json_t *quiz_topics(const srv_trainer *t, const tlearner *l) {
+  json_t *a = json_array();
+  for (long i = 0; i < t->nquiz; i++) {
+    size_t j = 0, n = json_array_size(a);
+    while (j < n && strcmp(json_string_value(json_object_get(json_array_get(a, j), "topic")),
+                           t->quiz[i].topic))
+      j++;
+    if (j == n)
+      json_array_append_new(a, json_pack("{s:s,s:i,s:i,s:i}", "topic", t->quiz[i].topic, "items", 0,
+                                         "answered", 0, "right", 0));
+    json_t *o = json_array_get(a, j);
+    json_object_set_new(o, "items",
+                        json_integer(json_integer_value(json_object_get(o, "items")) + 1));
+  }
+  for (size_t i = 0; l && i < l->natt; i++) {
+    const tattempt *at = &l->att[i];
+    if (at->kind != 1 || !at->rated || at->index >= t->nquiz) continue;
+    for (size_t j = 0; j < json_array_size(a); j++) {
+      json_t *o = json_array_get(a, j);
+      if (strcmp(json_string_value(json_object_get(o, "topic")), t->quiz[at->index].topic))
+        continue;
+      json_object_set_new(o, "answered",
+                          json_integer(json_integer_value(json_object_get(o, "answered")) + 1));
+      json_object_set_new(
+          o, "right", json_integer(json_integer_value(json_object_get(o, "right")) + at->right));
+    }
+  }
+  return a;
+}
+
 static int learner_state(srv_trainer *t, tlearner *l, int64_t now, char **out) {
   typedef struct {
     char name[40];
@@ -771,6 +830,7 @@ static int learner_state(srv_trainer *t, tlearner *l, int64_t now, char **out) {
   json_object_set_new(a, "weak", weak);
   json_object_set_new(a, "strong", strong);
   json_object_set_new(a, "due", json_pack("{s:i,s:i}", "puzzle", due[0], "quiz", due[1]));
+  json_object_set_new(a, "topics", quiz_topics(t, l));
   *out = dump(a);
   return 200;
 }
@@ -809,7 +869,9 @@ int srv_trainer_http(srv_trainer *t, int post, const char *path, const char *que
   if (!strcmp(path, "/api/train/puzzle/next")) return next_puzzle(t, l, query, now, out);
   if (!strcmp(path, "/api/train/quiz/next")) return next_quiz(t, l, query, now, out);
   int move = !strcmp(path, "/api/train/puzzle/move"),
-      hint = !strcmp(path, "/api/train/puzzle/hint");
+      hint = !strcmp(path, "/api/train/puzzle/hint")       ? 1
+             : !strcmp(path, "/api/train/puzzle/solution") ? 2
+                                                           : 0;
   int answer = !strcmp(path, "/api/train/quiz/answer");
   if (!move && !hint && !answer) return fail(out, 404, "not_found", "no such trainer resource");
   if (!post) return fail(out, 405, "method", "this one is a POST");

@@ -1,0 +1,525 @@
+// Arbiter's page — GPL-3.0-or-later, see /source.html.
+//
+// train.js: the trainer (/train) — puzzles solved by moving on the board, the rules quiz, and
+// the learner's figures.  The page decides nothing: the server sends the position, the legal
+// destinations and the opponent's moves, checks every move and answer, and says why a move is
+// wrong; the page shows what it is sent.  The learner is an anonymous key kept in this
+// browser (localStorage), made by POST /api/train/learner and carried to another device by the
+// link /train#learner=KEY.
+
+import { Board } from '/js/board.js';
+
+const $ = (id) => document.getElementById(id);
+const KEY = 'arbiter-learner';
+const STORM_MS = 180000;
+const STORM_PENALTY_MS = 10000;
+
+let learner = null;
+let board = null;
+let tab = 'puzzles';
+// the puzzle under way: {id, color, moves: the learner's moves so far, done, failed}
+let puzzle = null;
+// a run: {kind: 'streak'|'storm', count, misses, ends (storm), level (streak)}
+let run = null;
+let quiz = null;
+
+// What the page shows, written on <body> for tests: data-puzzle (loading, playing, solved,
+// failed), data-quiz (loading, asked, right, wrong).
+function mark(key, value) {
+  document.body.dataset[key] = value;
+}
+
+function headers() {
+  const h = { 'Content-Type': 'application/json' };
+  if (learner) h['X-Learner'] = learner;
+  return h;
+}
+
+async function api(path, body) {
+  const res = await fetch(path, body === undefined ? { headers: headers() } : { method: 'POST', headers: headers(), body: JSON.stringify(body) });
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = new Error((data && data.error && data.error.message) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    err.code = data && data.error && data.error.code;
+    throw err;
+  }
+  return data;
+}
+
+// The learner: from the link's fragment (another device), from this browser, or a new one.
+async function ensureLearner() {
+  const m = /(?:^|[#&])learner=([A-Za-z0-9_-]+)/.exec(location.hash);
+  if (m) {
+    localStorage.setItem(KEY, m[1]);
+    history.replaceState(null, '', location.pathname);
+  }
+  learner = localStorage.getItem(KEY);
+  if (learner) {
+    try {
+      await api('/api/train/state');
+      return;
+    } catch (e) {
+      if (e.status !== 403) throw e;
+      learner = null; // a key this server does not know (another server, a new database)
+    }
+  }
+  const made = await api('/api/train/learner', {});
+  learner = made.token;
+  localStorage.setItem(KEY, learner);
+}
+
+function link() {
+  return `${location.origin}/train#learner=${learner}`;
+}
+
+function turnOf(fen) {
+  return fen.split(' ')[1] === 'b' ? 'black' : 'white';
+}
+
+function checkOf(san) {
+  return /[+#]$/.test(san || '');
+}
+
+// ---- feedback ----
+
+function say(el, kind, head, why, article) {
+  el.className = `feedback ${kind}`;
+  el.replaceChildren();
+  const b = document.createElement('b');
+  b.textContent = head;
+  el.append(b);
+  if (why) {
+    const s = document.createElement('span');
+    s.className = 'why';
+    s.textContent = why;
+    el.append(s);
+  }
+  if (article) {
+    const s = document.createElement('span');
+    s.className = 'article';
+    s.textContent = article;
+    el.append(s);
+  }
+}
+
+function ratingText(r) {
+  if (!r) return '';
+  if (!r.rated) return 'Not rated (a hint, a run, or seen before).';
+  const d = r.after - r.before;
+  return `Your rating: ${r.after} (${d >= 0 ? '+' : ''}${d}).`;
+}
+
+async function badge() {
+  try {
+    const s = await api('/api/train/state');
+    $('badge').textContent = `Puzzles ${s.puzzle.rating}${s.puzzle.provisional ? '?' : ''} · Quiz ${s.quiz.rating}${s.quiz.provisional ? '?' : ''}`;
+    return s;
+  } catch {
+    return null;
+  }
+}
+
+// ---- puzzles ----
+
+function puzzleQuery() {
+  const mode = $('mode').value;
+  const q = new URLSearchParams();
+  q.set('mode', mode === 'streak' || mode === 'storm' ? 'normal' : mode);
+  if ($('theme').value && mode !== 'winordraw') q.set('theme', $('theme').value);
+  let difficulty = $('difficulty').value;
+  if (run && run.kind === 'streak') difficulty = ['easiest', 'easier', 'normal', 'harder', 'hardest'][Math.min(4, Math.floor(run.count / 4))];
+  if (run && run.kind === 'storm') difficulty = run.count < 5 ? 'easiest' : run.count < 12 ? 'easier' : 'normal';
+  q.set('difficulty', difficulty);
+  return q.toString();
+}
+
+function goalText(p) {
+  if (p.mode === 'winordraw') return 'Win if you can, draw if you must: find the best move.';
+  const n = p.moves;
+  if (p.goal === 'draw') return `Save the game: force a draw (stalemate or a dead position) in ${n} move${n > 1 ? 's' : ''}.`;
+  return `Mate in ${n}.`;
+}
+
+async function nextPuzzle() {
+  $('feedback').className = 'feedback hidden';
+  $('prompt').textContent = 'Loading a puzzle…';
+  mark('puzzle', 'loading');
+  let p;
+  try {
+    p = await api(`/api/train/puzzle/next?${puzzleQuery()}`);
+  } catch (e) {
+    $('prompt').textContent = e.message;
+    return;
+  }
+  puzzle = { ...p, lastDests: p.dests, moves: [], done: false, failed: false };
+  board.cg.setAutoShapes([]);
+  board.cg.setShapes([]);
+  // the position before the opponent's move, then the move, animated
+  board.show({ fen: p.fen, turn: turnOf(p.fen), orientation: p.color, viewOnly: true });
+  $('prompt').textContent = `${p.color === 'white' ? 'White' : 'Black'} to play. ${goalText(p)}`;
+  $('puzzle-source').replaceChildren();
+  if (p.game) {
+    const a = document.createElement('a');
+    a.href = p.game;
+    a.target = '_blank';
+    a.rel = 'noopener';
+    a.textContent = 'From a lichess game';
+    $('puzzle-source').append(`Puzzle ${p.id}, rated ${p.rating}. `, a);
+  } else $('puzzle-source').textContent = `Puzzle ${p.id}, rated ${p.rating}.`;
+  setTimeout(() => {
+    if (puzzle.id !== p.id) return;
+    board.cg.move(p.opponent_move.slice(0, 2), p.opponent_move.slice(2, 4));
+    movable(p.fen_shown, p.dests, p.opponent_move, checkOf(p.opponent_san));
+    mark('puzzleId', p.id);
+    mark('puzzle', 'playing');
+  }, 500);
+}
+
+function movable(fen, dests, last, check) {
+  board.show({ fen, turn: turnOf(fen), lastMove: last, check, orientation: puzzle.color, movable: puzzle.color, dests, viewOnly: false });
+}
+
+async function played(uci) {
+  if (!puzzle || puzzle.done) return;
+  const moves = [...puzzle.moves, uci];
+  let r;
+  try {
+    r = await api('/api/train/puzzle/move', { id: puzzle.id, moves, theme: $('theme').value || undefined, rated: run ? false : undefined });
+  } catch (e) {
+    say($('feedback'), 'wrong', 'The server did not take the move.', e.message);
+    return;
+  }
+  if (!r.legal) {
+    // an illegal move never reaches the board: chessground shows only legal destinations, so
+    // this is a move typed or dropped oddly; say why and put the position back
+    say($('feedback'), 'wrong', 'That move is illegal.', r.message, r.article ? `FIDE Laws, article ${r.article}` : '');
+    board.show({ fen: board.cg.getFen(), turn: puzzle.color, orientation: puzzle.color, movable: puzzle.color, dests: puzzle.lastDests, viewOnly: false });
+    return;
+  }
+  if (!r.correct) {
+    puzzle.done = true;
+    puzzle.failed = true;
+    mark('puzzle', 'failed');
+    const sol = (r.solution_san || []).join(' ');
+    say($('feedback'), 'wrong', 'Not the move.', r.message, `The solution: ${sol}. ${ratingText(r.rating)}`);
+    board.show({ fen: board.cg.getFen(), turn: turnOf(puzzle.fen_shown), orientation: puzzle.color, lastMove: uci, viewOnly: true });
+    if (r.solution && r.solution[0]) board.cg.setAutoShapes([{ orig: r.solution[0].slice(0, 2), dest: r.solution[0].slice(2, 4), brush: 'green' }]);
+    return runResult(false);
+  }
+  puzzle.moves = moves;
+  if (r.done) {
+    puzzle.done = true;
+    mark('puzzle', 'solved');
+    const what = r.goal === 'draw' ? 'Drawn: the rescue works.' : 'Checkmate. Solved!';
+    say($('feedback'), 'right', what, puzzle.mode === 'winordraw' ? `The goal was ${r.goal === 'draw' ? 'a draw' : 'mate'}.` : '', ratingText(r.rating));
+    board.show({ fen: r.fen, turn: turnOf(r.fen), orientation: puzzle.color, lastMove: uci, check: r.goal === 'mate', viewOnly: true });
+    return runResult(true);
+  }
+  say($('feedback'), 'right', 'Right. Keep going.', '');
+  mark('puzzle', 'reply');
+  board.show({ fen: board.cg.getFen(), turn: turnOf(r.fen), orientation: puzzle.color, lastMove: uci, viewOnly: true });
+  setTimeout(() => {
+    board.cg.move(r.reply.slice(0, 2), r.reply.slice(2, 4));
+    puzzle.lastDests = r.dests;
+    movable(r.fen, r.dests, r.reply, checkOf(r.reply_san));
+    mark('puzzle', 'playing');
+  }, 350);
+}
+
+async function hint() {
+  if (!puzzle || puzzle.done) return;
+  try {
+    const r = await api('/api/train/puzzle/hint', { id: puzzle.id, moves: puzzle.moves });
+    board.cg.setAutoShapes([{ orig: r.square, brush: 'paleGreen' }]);
+    say($('feedback'), 'right', `Hint: move the piece on ${r.square}.`, 'This attempt is no longer rated.');
+  } catch (e) {
+    say($('feedback'), 'wrong', 'No hint.', e.message);
+  }
+}
+
+// "Show the solution" gives up: the server sends the rest of the line and rates a miss; the
+// page plays it out on the board.
+async function solution() {
+  if (!puzzle || puzzle.done) return;
+  let r;
+  try {
+    r = await api('/api/train/puzzle/solution', { id: puzzle.id, moves: puzzle.moves, theme: $('theme').value || undefined, rated: run ? false : undefined });
+  } catch (e) {
+    say($('feedback'), 'wrong', 'No solution.', e.message);
+    return;
+  }
+  puzzle.done = true;
+  mark('puzzle', 'failed');
+  say($('feedback'), 'wrong', `The solution: ${(r.solution_san || []).join(' ')}`, '', ratingText(r.rating));
+  board.show({ fen: board.cg.getFen(), turn: puzzle.color, orientation: puzzle.color, viewOnly: true });
+  (r.solution || []).forEach((m, i) => setTimeout(() => board.cg.move(m.slice(0, 2), m.slice(2, 4)), 500 * (i + 1)));
+  runResult(false);
+}
+
+// ---- runs: streak and storm (a run's puzzles are not rated) ----
+
+function startRun(kind) {
+  run = { kind, count: 0, misses: 0, ends: kind === 'storm' ? Date.now() + STORM_MS : 0 };
+  $('run').classList.remove('hidden');
+  $('run-label').textContent = 'solved';
+  $('run-count').textContent = '0';
+  if (kind === 'storm') tickStorm();
+  else $('run-clock').textContent = 'until the first miss';
+}
+
+function stopRun() {
+  run = null;
+  $('run').classList.add('hidden');
+}
+
+function tickStorm() {
+  if (!run || run.kind !== 'storm') return;
+  const left = run.ends - Date.now();
+  if (left <= 0) {
+    const n = run.count;
+    stopRun();
+    puzzle.done = true;
+    board.show({ fen: board.cg.getFen(), turn: puzzle.color, orientation: puzzle.color, viewOnly: true });
+    say($('feedback'), 'right', `Time! ${n} puzzle${n === 1 ? '' : 's'} solved in 3 minutes.`, 'Choose Storm again for another run.');
+    return;
+  }
+  const s = Math.ceil(left / 1000);
+  $('run-clock').textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  setTimeout(tickStorm, 250);
+}
+
+function runResult(solved) {
+  if (!run) return;
+  if (solved) {
+    run.count++;
+    $('run-count').textContent = String(run.count);
+  } else if (run.kind === 'streak') {
+    const n = run.count;
+    stopRun();
+    say($('feedback'), 'wrong', `Streak over: ${n} in a row.`, $('feedback').querySelector('.why')?.textContent || '');
+    return;
+  } else {
+    run.misses++;
+    run.ends -= STORM_PENALTY_MS;
+  }
+  setTimeout(() => run && nextPuzzle(), solved ? 600 : 1500);
+}
+
+// ---- the quiz ----
+
+async function nextQuestion() {
+  $('quiz-feedback').className = 'feedback hidden';
+  $('next-question').classList.add('hidden');
+  $('choices').replaceChildren();
+  $('question').textContent = 'Loading a question…';
+  mark('quiz', 'loading');
+  const q = new URLSearchParams();
+  if ($('topic').value) q.set('topic', $('topic').value);
+  try {
+    quiz = await api(`/api/train/quiz/next?${q}`);
+  } catch (e) {
+    $('question').textContent = e.message;
+    return;
+  }
+  const meta = [quiz.topic, quiz.rules, (quiz.articles || []).join(', ')].filter(Boolean).join(' · ');
+  $('quiz-meta').textContent = meta;
+  mark('quiz', 'asked');
+  $('question').textContent = quiz.question;
+  if (quiz.fen) {
+    const moving = quiz.kind === 'move';
+    board.show({ fen: quiz.fen, turn: quiz.color || turnOf(quiz.fen), orientation: quiz.color || turnOf(quiz.fen), check: quiz.check, lastMove: lastOf(quiz), movable: moving ? quiz.color : undefined, dests: moving ? quiz.dests : undefined, viewOnly: !moving });
+    const shapes = [];
+    for (const s of quiz.squares || []) shapes.push({ orig: s, brush: 'yellow' });
+    for (const [a, b] of quiz.arrows || []) shapes.push({ orig: a, dest: b, brush: 'blue' });
+    board.cg.setAutoShapes(shapes);
+  }
+  if (quiz.kind === 'move') {
+    const p = document.createElement('p');
+    p.className = 'note';
+    p.textContent = 'Answer by making the move on the board.';
+    $('choices').append(p);
+  } else {
+    for (const c of quiz.choices || []) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'btn choice';
+      b.textContent = c;
+      b.addEventListener('click', () => answer(c, b));
+      $('choices').append(b);
+    }
+  }
+}
+
+function lastOf(q) {
+  return q.moves && q.moves.length ? q.moves[q.moves.length - 1] : null;
+}
+
+async function answer(given, button) {
+  if (!quiz || quiz.answered) return;
+  quiz.answered = true;
+  let r;
+  try {
+    r = await api('/api/train/quiz/answer', { id: quiz.id, answer: given });
+  } catch (e) {
+    quiz.answered = false;
+    say($('quiz-feedback'), 'wrong', 'The server did not take the answer.', e.message);
+    return;
+  }
+  for (const b of $('choices').querySelectorAll('button')) {
+    b.disabled = true;
+    if (b.textContent === r.answer) b.classList.add('right');
+  }
+  if (button && !r.right) button.classList.add('wrong');
+  mark('quiz', r.right ? 'right' : 'wrong');
+  const articles = (r.articles || []).join(', ');
+  say($('quiz-feedback'), r.right ? 'right' : 'wrong', r.right ? 'Right.' : `No: ${r.answer}.`, r.explanation, [articles, ratingText(r.rating)].filter(Boolean).join(' · '));
+  if (quiz.kind === 'move') {
+    board.cg.set({ movable: { color: undefined } });
+    if (!r.right && typeof r.answer === 'string') board.cg.setAutoShapes([{ orig: r.answer.slice(0, 2), dest: r.answer.slice(2, 4), brush: 'green' }]);
+  }
+  $('next-question').classList.remove('hidden');
+  badge();
+}
+
+async function topics() {
+  const s = await badge();
+  if (!s || !s.topics) return;
+  const sel = $('topic');
+  for (const t of s.topics) {
+    const o = document.createElement('option');
+    o.value = t.topic;
+    o.textContent = `${t.topic} (${t.items})`;
+    sel.append(o);
+  }
+}
+
+// ---- progress ----
+
+async function progress() {
+  const s = await badge();
+  if (!s) return;
+  const box = $('ratings');
+  box.replaceChildren();
+  const line = (name, r, extra) => {
+    const p = document.createElement('p');
+    p.textContent = `${name}: ${r.rating}${r.provisional ? ` (provisional: rating deviation ${r.rd})` : ''}. ${extra}`;
+    box.append(p);
+  };
+  line('Puzzles', s.puzzle, `${s.puzzle.solved} solved of ${s.puzzle.played} rated; ${s.due.puzzle} due for review.`);
+  line('Rules quiz', s.quiz, `${s.quiz.right} right of ${s.quiz.answered}; ${s.due.quiz} due for review.`);
+  chart($('chart'), [
+    ...s.themes.map((t) => ({ name: t.theme, value: t.performance, note: `${t.solved}/${t.played}` })),
+    ...(s.topics || []).filter((t) => t.answered).map((t) => ({ name: `quiz: ${t.topic}`, value: Math.round((1000 * t.right) / t.answered), note: `${t.right}/${t.answered}` })),
+  ]);
+  const weak = s.weak.length ? `Drill next: ${s.weak.join(', ')}.` : 'No weak theme yet: a theme is weak after three misses below your level.';
+  $('weak').textContent = s.strong.length ? `${weak} Strong: ${s.strong.join(', ')}.` : weak;
+  $('learner-link').value = link();
+}
+
+// A bar per theme (SVG, no library): its performance, or for the quiz topics the share right.
+function chart(el, rows) {
+  el.replaceChildren();
+  if (!rows.length) {
+    el.textContent = 'Nothing rated yet.';
+    return;
+  }
+  const ns = 'http://www.w3.org/2000/svg';
+  const h = 20;
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', `0 0 320 ${rows.length * h + 4}`);
+  const max = Math.max(...rows.map((r) => r.value), 1);
+  rows.forEach((r, i) => {
+    const y = i * h + 2;
+    const t = document.createElementNS(ns, 'text');
+    t.setAttribute('x', '0');
+    t.setAttribute('y', String(y + 13));
+    t.textContent = r.name;
+    const bar = document.createElementNS(ns, 'rect');
+    bar.setAttribute('x', '120');
+    bar.setAttribute('y', String(y + 3));
+    bar.setAttribute('height', '12');
+    bar.setAttribute('width', String(Math.max(1, (110 * Math.max(0, r.value)) / max)));
+    bar.setAttribute('fill', '#5a8f69');
+    const v = document.createElementNS(ns, 'text');
+    v.setAttribute('x', '236');
+    v.setAttribute('y', String(y + 13));
+    v.textContent = `${r.value} (${r.note})`;
+    svg.append(t, bar, v);
+  });
+  el.append(svg);
+}
+
+// ---- tabs ----
+
+function show(name) {
+  tab = name;
+  for (const b of document.querySelectorAll('.tab[data-tab]')) b.setAttribute('aria-selected', b.dataset.tab === name ? 'true' : 'false');
+  for (const p of ['puzzles', 'quiz', 'progress']) $(`pane-${p}`).classList.toggle('hidden', p !== name);
+  // a hidden board has no size: its arrows would be drawn at NaN
+  if (name === 'progress') board.cg.setAutoShapes([]);
+  const hidden = $('board-wrap').classList.contains('hidden');
+  $('board-wrap').classList.toggle('hidden', name === 'progress');
+  if (hidden && name !== 'progress') board.cg.redrawAll();
+  document.body.dataset.tab = name;
+  if (name === 'puzzles') {
+    if (puzzle) movableAgain();
+    else nextPuzzle();
+  } else if (name === 'quiz') {
+    if (!quiz || quiz.answered) nextQuestion();
+  } else progress();
+}
+
+function movableAgain() {
+  if (puzzle.done) board.show({ fen: board.cg.getFen(), turn: puzzle.color, orientation: puzzle.color, viewOnly: true });
+  else nextPuzzle();
+}
+
+async function main() {
+  board = new Board($('board'), {
+    move: (uci) => (tab === 'quiz' ? answer(uci, null) : played(uci)),
+    premove: () => {},
+    unpremove: () => {},
+    takeBack: () => {
+      if (tab === 'puzzles' && puzzle && !puzzle.done) movable(puzzle.fen_shown, puzzle.dests, puzzle.opponent_move, false);
+    },
+  });
+  try {
+    await ensureLearner();
+  } catch (e) {
+    $('prompt').textContent = `The trainer is not available: ${e.message}`;
+    return;
+  }
+  for (const b of document.querySelectorAll('.tab[data-tab]')) b.addEventListener('click', () => show(b.dataset.tab));
+  $('next-puzzle').addEventListener('click', () => nextPuzzle());
+  $('hint').addEventListener('click', hint);
+  $('solution').addEventListener('click', solution);
+  $('next-question').addEventListener('click', nextQuestion);
+  $('topic').addEventListener('change', nextQuestion);
+  $('theme').addEventListener('change', () => nextPuzzle());
+  $('difficulty').addEventListener('change', () => nextPuzzle());
+  $('mode').addEventListener('change', () => {
+    const m = $('mode').value;
+    stopRun();
+    if (m === 'streak' || m === 'storm') startRun(m);
+    nextPuzzle();
+  });
+  $('copy-link').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(link());
+      $('copy-link').textContent = 'Copied';
+    } catch {
+      $('learner-link').select();
+    }
+  });
+  await topics();
+  const start = location.hash.replace('#', '');
+  show(['quiz', 'progress'].includes(start) ? start : 'puzzles');
+}
+
+main();
