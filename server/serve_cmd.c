@@ -96,57 +96,9 @@ static long long number_arg(const char *flag, const char *text, long long lo, lo
 static const char *default_page(char *buf, size_t size) {
   struct stat st;
   if (!stat("web/dist/index.html", &st)) return "web/dist";
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      *slash = 0;
-      if ((size_t)snprintf(buf, size, "%s/../share/arbiter/web", exe) < size) {
-        char index[PATH_MAX + 32];
-        snprintf(index, sizeof index, "%s/index.html", buf);
-        if (!stat(index, &st)) return buf;
-      }
-    }
-  }
-  char index[PATH_MAX];
-  snprintf(index, sizeof index, "%s/index.html", ARB_WEB_DIR);
-  return stat(index, &st) ? NULL : ARB_WEB_DIR;
-}
-
-/* A data file of the trainer when no flag names it: in a source tree (data/...), else installed
- * beside the program (PREFIX/share/arbiter/...), else where the build was configured for. */
-static const char *default_data(const char *rel, char *buf, size_t size) {
-  struct stat st;
-  snprintf(buf, size, "data/%s", rel);
-  if (!stat(buf, &st)) return buf;
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      *slash = 0;
-      snprintf(buf, size, "%.*s/../share/arbiter/%s", (int)(size / 2), exe, rel);
-      if (!stat(buf, &st)) return buf;
-    }
-  }
-  snprintf(buf, size, "%s/../%s", ARB_WEB_DIR, rel);
-  return stat(buf, &st) ? NULL : buf;
-}
-
-/* mkdir -p of a folder's path (0700 for new ones): 0, or -1. */
-static int make_dirs(const char *path) {
-  char p[PATH_MAX];
-  if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p) return -1;
-  for (char *s = p + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      if (mkdir(p, 0700) && errno != EEXIST) return -1;
-      *s = '/';
-    }
-  return mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
+  if (!arb_tool_data_file("web/index.html", buf, size)) return NULL;
+  buf[strlen(buf) - strlen("/index.html")] = 0;
+  return buf;
 }
 
 /* The state folder when neither --db nor --state-dir says: systemd's $STATE_DIRECTORY, else
@@ -191,8 +143,8 @@ int arb_cmd_serve(int argc, char **argv) {
   char page_buf[PATH_MAX], state_buf[PATH_MAX], db_buf[PATH_MAX + 16];
   opt.static_dir = default_page(page_buf, sizeof page_buf);
   char puzzles_buf[PATH_MAX], quiz_buf[PATH_MAX];
-  opt.puzzles = default_data("puzzles/starter.csv", puzzles_buf, sizeof puzzles_buf);
-  opt.quiz = default_data("quiz/bank.jsonl", quiz_buf, sizeof quiz_buf);
+  opt.puzzles = arb_tool_data_file("puzzles/starter.csv", puzzles_buf, sizeof puzzles_buf);
+  opt.quiz = arb_tool_data_file("quiz/bank.jsonl", quiz_buf, sizeof quiz_buf);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
@@ -284,7 +236,7 @@ int arb_cmd_serve(int argc, char **argv) {
       fprintf(stderr, "arbiter serve: no --db, no --state-dir and no $HOME: name a database\n");
       return 2;
     }
-    if (!export_path && make_dirs(state_dir)) {
+    if (!export_path && arb_tool_make_dirs(state_dir)) {
       fprintf(stderr, "arbiter serve: cannot make the state folder %s: %s\n", state_dir,
               strerror(errno));
       return 1;

@@ -432,55 +432,6 @@ static int next_puzzle(srv_trainer *t, tlearner *l, const char *query, int64_t n
   return 200;
 }
 
-/* Does move m from p end the game as the goal wants (mate, or stalemate / dead position)? */
-static int ends_it(const arb_position *p, arb_move m, int goal) {
-  arb_position q = *p;
-  arb_undo u;
-  arb_make_move(&q, m, &u);
-  if (!arb_has_legal_move(&q)) return goal == ARB_SOLVE_DRAW || arb_in_check(&q);
-  return goal == ARB_SOLVE_DRAW && arb_is_dead_position(&q);
-}
-
-/* Why a legal move that is not the solution fails, in words. */
-static void why_wrong(srv_trainer *t, const tpuzzle *q, const arb_position *p, arb_move m, int left,
-                      char *msg, size_t size) {
-  char san[ARB_SAN_MAX];
-  arb_san_write(p, m, san, sizeof san);
-  arb_position after = *p;
-  arb_undo u;
-  arb_make_move(&after, m, &u);
-  if (!arb_has_legal_move(&after) && !arb_in_check(&after)) {
-    snprintf(msg, size, "%s is stalemate: the game is only drawn%s", san,
-             q->goal == ARB_SOLVE_MATE ? ", and there was a mate" : "");
-    return;
-  }
-  if (arb_is_dead_position(&after) && q->goal == ARB_SOLVE_MATE) {
-    snprintf(msg, size, "after %s nobody can mate any more: a dead position, drawn", san);
-    return;
-  }
-  const char *goal = q->goal == ARB_SOLVE_MATE ? "mate" : "a draw";
-  /* the reply that refutes it: after it, no forced goal in the moves left */
-  arb_move replies[ARB_MAX_MOVES];
-  int n = arb_generate_legal(&after, replies);
-  arb_solve_result *r = malloc(sizeof *r);
-  for (int i = 0; r && i < n && left > 1; i++) {
-    arb_position x = after;
-    arb_make_move(&x, replies[i], &u);
-    if (arb_solve(t->solver, &x, (arb_solve_goal)q->goal, left - 1, EXPLAIN_BUDGET, r) == ARB_OK &&
-        r->verdict == ARB_SOLVE_NONE) {
-      char rs[ARB_SAN_MAX];
-      arb_san_write(&after, replies[i], rs, sizeof rs);
-      snprintf(msg, size, "%s does not force %s: %s answers it, and %s is no longer forced", san,
-               goal, rs, goal);
-      free(r);
-      return;
-    }
-  }
-  free(r);
-  snprintf(msg, size, "%s does not force %s within %d move%s", san, goal, left,
-           left == 1 ? "" : "s");
-}
-
 /* The puzzle's answer with its rating change, written through the store. */
 static uint64_t finish_puzzle(srv_trainer *t, tlearner *l, int k, int right, int64_t now, json_t *a,
                               const char *theme_angle, int unrated) {
@@ -567,12 +518,13 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
       return 200;
     }
     int ply = 1 + 2 * i, final = ply == q->nline - 1;
-    int right = m == q->line[ply] || (final && ends_it(&p, m, q->goal));
+    int right = arb_puzzle_move_right(&p, m, q->line[ply], final, (arb_solve_goal)q->goal);
     if (!right && (!last || hint))
       return fail(out, 400, "bad_move", "the moves before the last do not follow the puzzle");
     if (!right) { /* a wrong move: explained, the solution shown, rated as failed */
       char msg[256];
-      why_wrong(t, q, &p, m, solver_moves - i, msg, sizeof msg);
+      arb_puzzle_why_wrong(t->solver, &p, m, (arb_solve_goal)q->goal, solver_moves - i,
+                           EXPLAIN_BUDGET, msg, sizeof msg);
       json_t *a =
           json_pack("{s:b,s:b,s:b,s:s}", "correct", 0, "legal", 1, "done", 1, "message", msg);
       json_object_set_new(a, "solution", line_json(&p, q->line + ply, q->nline - ply, 0));

@@ -28,6 +28,7 @@ static void usage(FILE *out) {
           "  puzzles  puzzles mined from real games and proven; re-prove a puzzle CSV\n"
           "  quiz     the rules quiz: items whose answers the laws compute; re-check them\n"
           "  endgame  exact win/draw/loss and mate distance for small endings\n"
+          "  train    the trainer in the terminal: puzzles and the rules quiz, rated and reviewed\n"
           "  demo     a short demonstration of the library\n"
           "  version  print the version\n"
           "\n"
@@ -168,6 +169,7 @@ int main(int argc, char **argv) {
                   {"puzzles", arb_cmd_puzzles, 0},
                   {"quiz", arb_cmd_quiz, 0},
                   {"endgame", arb_cmd_endgame, 0},
+                  {"train", arb_cmd_train, 0},
                   {"demo", cmd_demo, 0}};
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
     if (strcmp(cmd, commands[i].name)) continue;

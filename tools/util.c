@@ -1,13 +1,52 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * util.c: line reading and timing for the subcommands.
+ * util.c: line reading, timing, data files and folders for the subcommands.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+
+#ifndef ARB_WEB_DIR /* programs other than arbiter (tests, fuzzers) that link this file */
+#define ARB_WEB_DIR "/usr/local/share/arbiter/web"
+#endif
+
+const char *arb_tool_data_file(const char *rel, char *buf, size_t size) {
+  struct stat st;
+  snprintf(buf, size, "data/%s", rel);
+  if (!stat(buf, &st)) return buf;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = 0;
+      snprintf(buf, size, "%.*s/../share/arbiter/%s", (int)(size / 2), exe, rel);
+      if (!stat(buf, &st)) return buf;
+    }
+  }
+  snprintf(buf, size, "%s/../%s", ARB_WEB_DIR, rel);
+  return stat(buf, &st) ? NULL : buf;
+}
+
+int arb_tool_make_dirs(const char *path) {
+  char p[PATH_MAX];
+  if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p) return -1;
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      if (mkdir(p, 0700) && errno != EEXIST) return -1;
+      *s = '/';
+    }
+  return mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
+}
 
 long arb_tool_read_line(FILE *in, char **buf, size_t *cap, size_t max, int *too_long) {
   size_t len = 0;

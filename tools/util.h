@@ -27,6 +27,7 @@ int arb_cmd_solve(int argc, char **argv);   /* solve_cmd.c */
 int arb_cmd_puzzles(int argc, char **argv); /* puzzles_cmd.c */
 int arb_cmd_quiz(int argc, char **argv);    /* quiz_cmd.c */
 int arb_cmd_endgame(int argc, char **argv); /* endgame_cmd.c */
+int arb_cmd_train(int argc, char **argv);   /* train_cmd.c */
 
 /* What arb_tool_setup found wrong: the status, which move (0-based, -1 for the FEN) and why. */
 typedef struct arb_tool_setup_error {
@@ -63,6 +64,14 @@ typedef char *(*arb_line_answer)(void *ctx, const char *line, size_t len, long l
  * NULL answer is replaced by an out-of-memory error object; an empty one ("") writes nothing,
  * not even the newline.  Returns 0. */
 int arb_tool_answer_lines(size_t max_line, int skip_comments, arb_line_answer answer, void *ctx);
+
+/* A data file of the trainer ("puzzles/starter.csv") when no flag names it: in a source tree
+ * (data/...), else installed beside the program (PREFIX/share/arbiter/...), else where the
+ * build was configured for; into buf, NULL when none exists. */
+const char *arb_tool_data_file(const char *rel, char *buf, size_t size);
+
+/* mkdir -p of a folder's path (0700 for new ones): 0, or -1 (errno says why). */
+int arb_tool_make_dirs(const char *path);
 
 /* Monotonic time in seconds, for timing output. */
 double arb_tool_now(void);

@@ -1,6 +1,6 @@
 # Arbiter — MIT licence, see LICENSE.
 # bash completion for arbiter: the commands (from `arbiter --help`), each command's options
-# (from `arbiter COMMAND --help`, so they never fall behind), the subcommands of pgn, puzzles
+# (from `arbiter COMMAND --help`, so they never fall behind), the subcommands of pgn, puzzles, quiz, train
 # and quiz, the names of rule sets, goals, formats and colours, and files.
 _arbiter() {
   local cur prev cmd opts
@@ -17,7 +17,7 @@ _arbiter() {
   --goal) COMPREPLY=($(compgen -W "mate draw" -- "$cur")); return ;;
   --to) COMPREPLY=($(compgen -W "pgn uci lan fen jsonl" -- "$cur")); return ;;
   --color) COMPREPLY=($(compgen -W "white black random" -- "$cur")); return ;;
-  --db | -o | --static | --state-dir | --pgn | --port-file | --export | --epd | --engine | --from)
+  --db | -o | --static | --state-dir | --pgn | --port-file | --export | --epd | --engine | --from | --puzzles | --quiz)
     COMPREPLY=($(compgen -f -- "$cur"))
     return
     ;;
@@ -27,6 +27,7 @@ _arbiter() {
     pgn) COMPREPLY=($(compgen -W "check convert filter" -- "$cur")); return ;;
     puzzles) COMPREPLY=($(compgen -W "mine check" -- "$cur")); return ;;
     quiz) COMPREPLY=($(compgen -W "make check" -- "$cur")); return ;;
+    train) COMPREPLY=($(compgen -W "puzzles quiz --stats" -- "$cur")); return ;;
     esac
   fi
   case $cur in

@@ -444,6 +444,26 @@ ARB_API arb_flag_verdict arb_game_flag_fall(const arb_game *game, arb_color flag
  * clock from this library always knows the order: use arb_clock_flag_fell_at.) */
 ARB_API arb_flag_verdict arb_flag_both(arb_ruleset rules, int last_period, arb_result current);
 
+/* ---- Keeping score ---- */
+
+typedef enum arb_record_duty {
+  ARB_RECORD_REQUIRED = 0, /* every move must be written down (FIDE 8.1.1, US Chess 15A) */
+  ARB_RECORD_LOW_TIME,     /* not for the rest of the period: under five minutes and less than
+                              30 s added per move (FIDE 8.4, US Chess 15C) */
+  ARB_RECORD_RAPID_BLITZ,  /* not at all: rapid and blitz (FIDE A.2; Appendix B applies it) */
+  ARB_RECORD_SERVER,       /* not at all: the server or the players' friendliness keeps the
+                              record (online, casual) */
+  ARB_RECORD_DUTY_COUNT
+} arb_record_duty;
+
+/* Whether a player with remaining_ms on the clock in the current period, increment_ms (or
+ * delay) added per move, must keep writing the moves under rules.  A pure function of its
+ * arguments; ARB_RECORD_DUTY_COUNT for an out-of-range rule set. */
+ARB_API arb_record_duty arb_record_duty_of(arb_ruleset rules, int64_t remaining_ms,
+                                           int64_t increment_ms);
+/* The article the duty rests on: "FIDE 8.1.1", "FIDE 8.4", "US Chess 15C", ...; "" out of range. */
+ARB_API const char *arb_record_duty_article(arb_ruleset rules, arb_record_duty duty);
+
 /* lichess's predicate (scalachess InsufficientMatingMaterial(board, color)): 1 if `side` is
  * declared unable to win on time — a lone king; king + exactly one knight while the other side
  * has only king and queens; king + bishops while all bishops on the board stand on one square

@@ -82,6 +82,23 @@ ARB_API arb_status arb_puzzle_check_record(arb_solver *s, const arb_puzzle *p, u
 /* "ok", "second_solution", "no_solution", "unchecked", "unknown", "bad". */
 ARB_API const char *arb_puzzle_verdict_name(arb_puzzle_verdict v);
 
+/* ---- a learner's move, judged (the page's server and `arbiter train` alike) ---- */
+
+/* Is the learner's legal move m in p right?  expected is the line's move there; on the line's
+ * last solver move (final) any move that ends the game as goal wants is right too: a mate, or
+ * for a draw a stalemate or a dead position (a mate in one accepts every mate, as lichess
+ * does).  1 right, 0 not. */
+ARB_API int arb_puzzle_move_right(const arb_position *p, arb_move m, arb_move expected, int final,
+                                  arb_solve_goal goal);
+
+/* Why the legal move m, not right in p, fails to force goal within left solver moves, in words
+ * written to buf (NUL-terminated, cut to size): the stalemate or dead position it makes, or the
+ * reply that refutes it (found by the solver, at most budget nodes per reply; 0: 200,000), or
+ * that it forces nothing within the moves left.  Answers buf. */
+ARB_API const char *arb_puzzle_why_wrong(arb_solver *s, const arb_position *p, arb_move m,
+                                         arb_solve_goal goal, int left, uint64_t budget, char *buf,
+                                         size_t size);
+
 /* ---- ratings: Glicko-2 (Glickman, "Example of the Glicko-2 system"), lichess's constants ---- */
 
 /* lichess (scalachess rating/glicko, lila Glicko.scala): τ 0.75; a new player 1500 / RD 500 /

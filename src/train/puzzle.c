@@ -270,3 +270,54 @@ done:
   free(rp);
   return ARB_OK;
 }
+
+/* ---- a learner's move, judged ---- */
+
+int arb_puzzle_move_right(const arb_position *p, arb_move m, arb_move expected, int final,
+                          arb_solve_goal goal) {
+  if (m == expected) return 1;
+  if (!final) return 0;
+  arb_position q = *p;
+  arb_undo u;
+  arb_make_move(&q, m, &u);
+  if (!arb_has_legal_move(&q)) return goal == ARB_SOLVE_DRAW || arb_in_check(&q);
+  return goal == ARB_SOLVE_DRAW && arb_is_dead_position(&q);
+}
+
+const char *arb_puzzle_why_wrong(arb_solver *s, const arb_position *p, arb_move m,
+                                 arb_solve_goal goal, int left, uint64_t budget, char *buf,
+                                 size_t size) {
+  char san[ARB_SAN_MAX];
+  arb_san_write(p, m, san, sizeof san);
+  arb_position after = *p;
+  arb_undo u;
+  arb_make_move(&after, m, &u);
+  if (!arb_has_legal_move(&after) && !arb_in_check(&after)) {
+    snprintf(buf, size, "%s is stalemate: the game is only drawn%s", san,
+             goal == ARB_SOLVE_MATE ? ", and there was a mate" : "");
+    return buf;
+  }
+  if (goal == ARB_SOLVE_MATE && arb_is_dead_position(&after)) {
+    snprintf(buf, size, "after %s nobody can mate any more: a dead position, drawn", san);
+    return buf;
+  }
+  const char *what = goal == ARB_SOLVE_MATE ? "mate" : "a draw";
+  arb_move replies[ARB_MAX_MOVES];
+  int n = arb_generate_legal(&after, replies);
+  arb_solve_result r;
+  for (int i = 0; s && i < n && left > 1; i++) {
+    arb_position x = after;
+    arb_make_move(&x, replies[i], &u);
+    if (arb_solve(s, &x, goal, left - 1, budget ? budget : 200000, &r) == ARB_OK &&
+        r.verdict == ARB_SOLVE_NONE) {
+      char rs[ARB_SAN_MAX];
+      arb_san_write(&after, replies[i], rs, sizeof rs);
+      snprintf(buf, size, "%s does not force %s: %s answers it, and %s is no longer forced", san,
+               what, rs, what);
+      return buf;
+    }
+  }
+  snprintf(buf, size, "%s does not force %s within %d move%s", san, what, left,
+           left == 1 ? "" : "s");
+  return buf;
+}

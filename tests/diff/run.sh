@@ -5,6 +5,7 @@
 # usage: tests/diff/run.sh ARBITER_BINARY [--games N] [--seed S] [--max-plies P] [--max-reports R]
 #        tests/diff/run.sh ARBITER_BINARY --pgn FILE... | --pgn-dir DIR
 #        tests/diff/run.sh ARBITER_BINARY --tree FILE... | --tree-dir DIR   (tree.mjs: game trees)
+#        tests/diff/run.sh ARBITER_BINARY --quiz FILE.jsonl   (quiz.mjs: the quiz bank's answers)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -68,6 +69,8 @@ case ${1:-} in
             exit 77
         fi
         exec node "$here/tree.mjs" --arbiter "$arbiter" $(find "$2" -name '*.pgn' | sort) ;;
+    --quiz)
+        exec node "$here/quiz.mjs" "$2" ;;
     --pgn)
         shift
         exec node "$here/pgn.mjs" --arbiter "$arbiter" "$@" ;;
