@@ -10,6 +10,7 @@
  *   POST /api/train/puzzle/solution {"id","moves"}   giving up: the rest of the line, a miss
  *   GET  /api/train/quiz/next?topic=&mode=normal|review
  *   POST /api/train/quiz/answer {"id","answer"}
+ *   POST /api/train/review {"pgn"}                 the rule mistakes of played games
  *
  * The learner's token comes in the X-Learner header; without one, puzzles and the quiz are
  * served and checked but nothing is rated or remembered.
@@ -24,6 +25,7 @@
 #include <strings.h>
 
 #include "arbiter/arbiter.h"
+#include "audit_json.h"
 #include "protocol.h"
 #include "token.h"
 
@@ -787,6 +789,46 @@ static int learner_state(srv_trainer *t, tlearner *l, int64_t now, char **out) {
   return 200;
 }
 
+/* ---- the review of played games ---- */
+
+#define REVIEW_GAMES 4      /* games reviewed per request (the body is at most 8 KB anyway) */
+#define REVIEW_BUDGET 20000 /* solver nodes per position: a request stays well under 0.1 s */
+
+typedef struct review_out {
+  json_t *games;
+  int reviewed;
+} review_out;
+
+static int review_one(void *ctx, const arb_audit_info *i, const arb_audit_finding *f, int n) {
+  review_out *r = ctx;
+  if (json_array_size(r->games) < 2 * REVIEW_GAMES)
+    json_array_append_new(r->games, srv_audit_json(i, f, n));
+  r->reviewed += i->readable;
+  return r->reviewed >= REVIEW_GAMES;
+}
+
+static int review(srv_trainer *t, json_t *req, char **out) {
+  json_t *pgn = json_object_get(req, "pgn");
+  if (!json_is_string(pgn))
+    return fail(out, 400, "bad_request", "\"pgn\" (the games' text) is missing");
+  review_out r = {json_array(), 0};
+  arb_audit_reader *a = arb_audit_reader_new(t->solver, REVIEW_BUDGET, review_one, &r);
+  if (!a) {
+    json_decref(r.games);
+    return fail(out, 500, "no_memory", "out of memory");
+  }
+  arb_audit_reader_feed(a, json_string_value(pgn), json_string_length(pgn));
+  arb_audit_reader_finish(a);
+  arb_audit_reader_free(a);
+  if (!json_array_size(r.games)) {
+    json_decref(r.games);
+    return fail(out, 400, "no_game",
+                "no game in that text: paste a game in PGN (tags, then the moves)");
+  }
+  *out = dump(json_pack("{s:o}", "games", r.games));
+  return 200;
+}
+
 /* ---- routing ---- */
 
 int srv_trainer_http(srv_trainer *t, int post, const char *path, const char *query,
@@ -824,8 +866,9 @@ int srv_trainer_http(srv_trainer *t, int post, const char *path, const char *que
       hint = !strcmp(path, "/api/train/puzzle/hint")       ? 1
              : !strcmp(path, "/api/train/puzzle/solution") ? 2
                                                            : 0;
-  int answer = !strcmp(path, "/api/train/quiz/answer");
-  if (!move && !hint && !answer) return fail(out, 404, "not_found", "no such trainer resource");
+  int answer = !strcmp(path, "/api/train/quiz/answer"), rev = !strcmp(path, "/api/train/review");
+  if (!move && !hint && !answer && !rev)
+    return fail(out, 404, "not_found", "no such trainer resource");
   if (!post) return fail(out, 405, "method", "this one is a POST");
   json_error_t jerr;
   json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -833,8 +876,9 @@ int srv_trainer_http(srv_trainer *t, int post, const char *path, const char *que
     json_decref(req);
     return fail(out, 400, "bad_request", req ? "the request must be a JSON object" : jerr.text);
   }
-  int rc = answer ? quiz_answer(t, l, req, now, out, ticket)
-                  : puzzle_move(t, l, req, hint, now, out, ticket);
+  int rc = rev      ? review(t, req, out)
+           : answer ? quiz_answer(t, l, req, now, out, ticket)
+                    : puzzle_move(t, l, req, hint, now, out, ticket);
   json_decref(req);
   return rc;
 }

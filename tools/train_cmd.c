@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "audit_json.h"
 #include "util.h"
 
 #ifndef ARB_WEB_DIR
@@ -35,6 +36,7 @@ static void train_usage(FILE *out) {
   fprintf(out,
           "usage: arbiter train puzzles [OPTIONS]\n"
           "       arbiter train quiz [OPTIONS]\n"
+          "       arbiter train review FILE.pgn... [--json] [--ascii]\n"
           "       arbiter train --stats [--db FILE]\n"
           "The trainer in the terminal: puzzles solved move by move (SAN or UCI), the rules\n"
           "quiz, each answer checked by the laws and explained; ratings (Glicko-2, as lichess\n"
@@ -56,6 +58,13 @@ static void train_usage(FILE *out) {
           "  --ascii         draw the board in ASCII letters instead of chess symbols\n"
           "  --stats         print the ratings, the figures per theme and topic, and what is\n"
           "                  due, then exit\n"
+          "review: the rule mistakes of played games, under the FIDE Laws: a threefold or\n"
+          "50-move draw that could have been claimed before the game was lost, a stalemate given\n"
+          "away from a won position (by a queen promotion where another piece would not\n"
+          "stalemate), a forced stalemate or dead position the loser missed (proven by the\n"
+          "solver), a loss on time or a resignation when the opponent could not mate, play that\n"
+          "went on after the game had ended by the laws; each on the board, with its article.\n"
+          "  --json          one JSON line per game with its findings\n"
           "Exit status: 0, 1 when a file cannot be read, 2 for bad usage.\n");
 }
 
@@ -559,6 +568,82 @@ out:
 
 /* ---- --stats ---- */
 
+/* ---- the review of played games ---- */
+
+typedef struct review_ctx {
+  int json, ascii;
+  long games, reviewed, findings;
+  double points;
+} review_ctx;
+
+static int review_game(void *ctx, const arb_audit_info *i, const arb_audit_finding *f, int n) {
+  review_ctx *c = ctx;
+  c->games++;
+  c->reviewed += i->readable;
+  c->findings += n;
+  for (int k = 0; k < n; k++)
+    c->points += f[k].points;
+  if (c->json) {
+    json_t *o = srv_audit_json(i, f, n);
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (s) printf("%s\n", s);
+    free(s);
+    json_decref(o);
+    return 0;
+  }
+  printf("Game %llu: %s - %s, %s%s%s: ", (unsigned long long)i->game, i->white[0] ? i->white : "?",
+         i->black[0] ? i->black : "?", i->result, i->site[0] ? ", " : "", i->site);
+  if (!i->readable) {
+    printf("not reviewed (%s)\n", i->error);
+    return 0;
+  }
+  printf(n ? "%d finding%s\n" : "no rule mistakes\n", n, n == 1 ? "" : "s");
+  for (int k = 0; k < n; k++) {
+    arb_position p;
+    if (arb_fen_read(&p, f[k].fen, 0, NULL) != ARB_OK) continue;
+    printf("\n  Move %d%s %s (%s, %s):\n", f[k].move_number, p.turn == ARB_BLACK ? "..." : ".",
+           arb_audit_kind_name(f[k].kind), f[k].article,
+           f[k].points == 1 ? "a whole point" : "half a point");
+    draw(&p, f[k].side == ARB_BLACK, c->ascii);
+    printf("  %s\n", f[k].text);
+  }
+  if (n) printf("\n");
+  return 0;
+}
+
+static int run_review(const train_opts *o, char **files, int nfiles, int json) {
+  arb_solver *solver = arb_solver_new(0);
+  review_ctx c = {json, o->ascii, 0, 0, 0, 0};
+  arb_audit_reader *r = solver ? arb_audit_reader_new(solver, 0, review_game, &c) : NULL;
+  if (!r) {
+    fprintf(stderr, "arbiter train review: out of memory\n");
+    arb_solver_free(solver);
+    return 1;
+  }
+  int rc = 0;
+  for (int i = 0; i < nfiles; i++) {
+    FILE *f = strcmp(files[i], "-") ? fopen(files[i], "rb") : stdin;
+    if (!f) {
+      fprintf(stderr, "arbiter train review: cannot read %s\n", files[i]);
+      rc = 1;
+      continue;
+    }
+    char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+      arb_audit_reader_feed(r, buf, n);
+    if (f != stdin) fclose(f);
+  }
+  arb_audit_reader_finish(r);
+  arb_audit_reader_free(r);
+  arb_solver_free(solver);
+  if (!json)
+    printf("%ld game%s, %ld reviewed: %ld rule mistake%s, %.1f points the laws would have given\n",
+           c.games, c.games == 1 ? "" : "s", c.reviewed, c.findings, c.findings == 1 ? "" : "s",
+           c.points);
+  return rc;
+}
+
 static int stats(progress *pr) {
   static const char *const names[2] = {"puzzles", "quiz"};
   json_t *a = json_object();
@@ -619,11 +704,15 @@ int arb_cmd_train(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   o.seed = (uint64_t)time(NULL);
   const char *what = NULL;
+  int json = 0, nfiles = 0;
+  char **files = calloc((size_t)argc + 1, sizeof *files);
+  if (!files) return 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       train_usage(stdout);
+      free(files);
       return 0;
     } else if (!strcmp(a, "--theme") && more) {
       o.theme = argv[++i];
@@ -633,6 +722,7 @@ int arb_cmd_train(int argc, char **argv) {
       o.mode = argv[++i];
       if (strcmp(o.mode, "normal") && strcmp(o.mode, "winordraw") && strcmp(o.mode, "review")) {
         fprintf(stderr, "arbiter train: --mode is normal, winordraw or review, not '%s'\n", o.mode);
+        free(files);
         return 2;
       }
     } else if (!strcmp(a, "--difficulty") && more) {
@@ -642,6 +732,7 @@ int arb_cmd_train(int argc, char **argv) {
           strcmp(o.difficulty, "hardest")) {
         fprintf(stderr, "arbiter train: --difficulty is easiest, easier, normal, harder or "
                         "hardest\n");
+        free(files);
         return 2;
       }
     } else if (!strcmp(a, "--count") && more) {
@@ -649,6 +740,7 @@ int arb_cmd_train(int argc, char **argv) {
       o.count = strtol(argv[++i], &end, 10);
       if (*end || o.count < 1) {
         fprintf(stderr, "arbiter train: --count wants a positive number\n");
+        free(files);
         return 2;
       }
     } else if (!strcmp(a, "--seed") && more) {
@@ -656,6 +748,7 @@ int arb_cmd_train(int argc, char **argv) {
       o.seed = strtoull(argv[++i], &end, 10);
       if (*end) {
         fprintf(stderr, "arbiter train: --seed wants a number\n");
+        free(files);
         return 2;
       }
     } else if (!strcmp(a, "--puzzles") && more) {
@@ -668,18 +761,33 @@ int arb_cmd_train(int argc, char **argv) {
       o.ascii = 1;
     } else if (!strcmp(a, "--stats")) {
       o.stats = 1;
-    } else if (!what && (!strcmp(a, "puzzles") || !strcmp(a, "quiz"))) {
+    } else if (!strcmp(a, "--json")) {
+      json = 1;
+    } else if (!what && (!strcmp(a, "puzzles") || !strcmp(a, "quiz") || !strcmp(a, "review"))) {
       what = a;
-    } else if (!what && (!strcmp(a, "diagnostic") || !strcmp(a, "review"))) {
-      fprintf(stderr, "arbiter train: '%s' is not in this version yet (puzzles, quiz, --stats)\n",
+    } else if (what && !strcmp(what, "review") && (a[0] != '-' || !a[1])) {
+      files[nfiles++] = argv[i];
+    } else if (!what && !strcmp(a, "diagnostic")) {
+      fprintf(stderr,
+              "arbiter train: '%s' is not in this version yet (puzzles, quiz, review, "
+              "--stats)\n",
               a);
+      free(files);
       return 2;
     } else {
       fprintf(stderr, "arbiter train: unexpected argument '%s'\n", a);
       train_usage(stderr);
+      free(files);
       return 2;
     }
   }
+  if (what && !strcmp(what, "review")) {
+    int rc = nfiles ? run_review(&o, files, nfiles, json) : 2;
+    if (!nfiles) fprintf(stderr, "arbiter train review: which games? (FILE.pgn..., - for stdin)\n");
+    free(files);
+    return rc;
+  }
+  free(files);
   if (!what && !o.stats) {
     fprintf(stderr, "arbiter train: say what to train: puzzles or quiz (or --stats)\n");
     train_usage(stderr);

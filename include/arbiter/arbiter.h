@@ -34,6 +34,7 @@
 #include "arbiter/referee.h"
 #include "arbiter/solve.h"
 #include "arbiter/train.h"
+#include "arbiter/audit.h"
 #include "arbiter/status.h"
 #include "arbiter/tree.h"
 

@@ -6,6 +6,7 @@
 #        tests/diff/run.sh ARBITER_BINARY --pgn FILE... | --pgn-dir DIR
 #        tests/diff/run.sh ARBITER_BINARY --tree FILE... | --tree-dir DIR   (tree.mjs: game trees)
 #        tests/diff/run.sh ARBITER_BINARY --quiz FILE.jsonl   (quiz.mjs: the quiz bank's answers)
+#        tests/diff/run.sh ARBITER_BINARY --review FILE.pgn   (review.mjs: `train review`'s findings)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,6 +72,12 @@ case ${1:-} in
         exec node "$here/tree.mjs" --arbiter "$arbiter" $(find "$2" -name '*.pgn' | sort) ;;
     --quiz)
         exec node "$here/quiz.mjs" "$2" ;;
+    --review)
+        if [ ! -f "${2:-}" ]; then
+            echo "diff: SKIPPED: no PGN file at ${2:-}" >&2
+            exit 77
+        fi
+        exec node "$here/review.mjs" "$arbiter" "$2" ;;
     --pgn)
         shift
         exec node "$here/pgn.mjs" --arbiter "$arbiter" "$@" ;;

@@ -198,6 +198,21 @@ test('API: the quiz hides its answer and checks the one given', async () => {
   assert.equal(state.json.due.quiz, 0, 'a miss comes back tomorrow, not now');
 });
 
+test('API: the review of a PGN; no PGN, a text that is no game', async () => {
+  const games = readFileSync(pathJoin(top, 'tests/data/review/mistakes.pgn'), 'utf8').split(/\n(?=\[Event )/);
+  const r = await api('/api/train/review', { body: { pgn: games[3] } }); // Qf7 stalemate, Qb8# was there
+  assert.equal(r.status, 200);
+  assert.equal(r.json.games.length, 1);
+  const [f] = r.json.games[0].findings;
+  assert.deepEqual([f.kind, f.side, f.ply, f.san, f.played_san], ['stalemate_given', 'white', 0, 'Qb8#', 'Qf7']);
+  const none = await api('/api/train/review', { body: {} });
+  assert.equal(none.status, 400);
+  assert.equal(none.json.error.code, 'bad_request');
+  const junk = await api('/api/train/review', { body: { pgn: '1. e4 e5 2. Ke3 *' } });
+  assert.equal(junk.status, 200);
+  assert.match(junk.json.games[0].error, /Ke3/);
+});
+
 // ---- the page ----
 
 async function scene(name, people, body) {
@@ -313,5 +328,50 @@ test('page: win or draw?, a streak ended by a miss, and the quiz answered by cli
     await me.clickMove(move.answer.slice(0, 2), move.answer.slice(2, 4));
     if (move.answer.length === 5) await me.page.click(`#promo-pieces button[data-role="${{ q: 'queen', r: 'rook', b: 'bishop', n: 'knight' }[move.answer[4]]}"]`);
     await waitData(me, 'quiz', 'right');
+  });
+});
+
+// The review: three games of tests/data/review/mistakes.pgn pasted — a threefold claim White
+// missed before being mated, a stalemate by promoting to a queen where a rook would not
+// stalemate, and a clean mate — then a fourth game opened from a file.  What each game holds is
+// written in its Event tag from the Laws; the page must list exactly that, and show it on the
+// board.
+const MISTAKES = readFileSync(pathJoin(top, 'tests/data/review/mistakes.pgn'), 'utf8')
+  .split(/\n(?=\[Event )/)
+  .map((g) => g.trim());
+
+test('page: a game reviewed for its rule mistakes, pasted and from a file', async () => {
+  const me = new Person(browser, 'review');
+  await scene('review', [me], async () => {
+    await me.open(`${server.base}/train#review`);
+    await me.page.fill('#review-pgn', [MISTAKES[0], MISTAKES[2], MISTAKES[8]].join('\n\n'));
+    await me.page.click('#review-go');
+    await waitData(me, 'review', 'done', 15000);
+    const kinds = await me.page.$$eval('#review-findings .finding', (els) => els.map((e) => e.dataset.kind));
+    assert.deepEqual(kinds, ['claim_threefold', 'stalemate_promotion']);
+    const text = await me.page.textContent('#review-findings');
+    assert.match(text, /White could have claimed a draw here: the position on the board had occurred for the third time/);
+    assert.match(text, /f8=R, would not have stalemated/);
+    assert.match(text, /No rule mistakes/);
+    // the second finding on the board: the pawn on f7 before 1.f8=Q
+    await me.page.click('#review-findings .finding[data-kind=stalemate_promotion] button');
+    await me.page.waitForFunction(() => document.querySelector('#review-findings .finding.selected[data-kind=stalemate_promotion]'));
+    await me.page.waitForFunction(() => document.querySelectorAll('cg-board piece').length === 3 && !document.querySelector('cg-board piece.fading, cg-board piece.anim'));
+    await me.shot('train-review');
+    // a file: the lone king's win on time
+    const file = pathJoin(dir, 'flag.pgn');
+    writeFileSync(file, MISTAKES[6] + '\n');
+    await me.page.fill('#review-pgn', '');
+    await me.page.setInputFiles('#review-file', file);
+    await me.page.waitForFunction(() => document.querySelector('#review-pgn').value.includes('Time forfeit'));
+    await me.page.click('#review-go');
+    await waitData(me, 'review', 'done', 15000);
+    assert.deepEqual(await me.page.$$eval('#review-findings .finding', (els) => els.map((e) => e.dataset.kind)), ['result_not_lawful']);
+    assert.match(await me.page.textContent('#review-findings'), /FIDE 6\.9/);
+    // nothing to review: said so
+    await me.page.fill('#review-pgn', '');
+    await me.page.click('#review-go');
+    await waitData(me, 'review', 'error');
+    assert.match(await me.page.textContent('#review-status'), /paste a game/);
   });
 });

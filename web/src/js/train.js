@@ -1,7 +1,7 @@
 // Arbiter's page — GPL-3.0-or-later, see /source.html.
 //
 // train.js: the trainer (/train) — puzzles solved by moving on the board, the rules quiz, and
-// the learner's figures.  The page decides nothing: the server sends the position, the legal
+// the learner's figures, and the review of a played game for its rule mistakes.  The page decides nothing: the server sends the position, the legal
 // destinations and the opponent's moves, checks every move and answer, and says why a move is
 // wrong; the page shows what it is sent.  The learner is an anonymous key kept in this
 // browser (localStorage), made by POST /api/train/learner and carried to another device by the
@@ -455,12 +455,106 @@ function chart(el, rows) {
   el.append(svg);
 }
 
+// ---- the review of a game ----
+
+const REVIEW_MAX = 8000; // the server reads at most 8 KB of request
+const KIND_WORDS = {
+  claim_threefold: 'A draw to claim: threefold repetition',
+  claim_fifty: 'A draw to claim: the 50-move rule',
+  stalemate_given: 'A win thrown to stalemate',
+  stalemate_promotion: 'A stalemate by promoting to a queen',
+  missed_rescue: 'A rescue missed',
+  result_not_lawful: 'A result the laws would not give',
+  played_on: 'Played on after the game was over',
+};
+
+// comments, variations and NAGs say nothing the review reads: dropped when the text is long
+function shorten(pgn) {
+  if (pgn.length <= REVIEW_MAX) return pgn;
+  let t = pgn.replace(/\{[^}]*\}/g, '').replace(/;[^\n]*/g, '').replace(/\$\d+/g, '');
+  for (let i = 0; i < 8 && /\([^()]*\)/.test(t); i++) t = t.replace(/\([^()]*\)/g, '');
+  return t.replace(/[ \t]+/g, ' ');
+}
+
+function showFinding(f, li) {
+  for (const x of document.querySelectorAll('#review-findings .finding')) x.classList.toggle('selected', x === li);
+  board.show({ fen: f.fen, turn: turnOf(f.fen), orientation: f.side, viewOnly: true });
+  const shapes = [];
+  if (f.played) shapes.push({ orig: f.played.slice(0, 2), dest: f.played.slice(2, 4), brush: 'red' });
+  if (f.move) shapes.push({ orig: f.move.slice(0, 2), dest: f.move.slice(2, 4), brush: 'green' });
+  board.cg.setAutoShapes(shapes);
+}
+
+async function review() {
+  const status = $('review-status'), out = $('review-findings');
+  out.textContent = '';
+  let pgn = $('review-pgn').value.trim();
+  const game = /([A-Za-z0-9_-]{6,})\/?(?:#.*)?$/.exec($('review-game').value.trim());
+  mark('review', 'loading');
+  status.textContent = 'Reviewing…';
+  try {
+    if (!pgn && game) {
+      const res = await fetch(`/api/games/${game[1]}.pgn`);
+      if (!res.ok) throw new Error('no game with that link on this server');
+      pgn = await res.text();
+    }
+    if (!pgn) throw new Error('paste a game, open a file, or give a game\'s link first');
+    const r = await api('/api/train/review', { pgn: shorten(pgn) });
+    let first = null, total = 0;
+    for (const g of r.games) {
+      const h = document.createElement('h3');
+      h.textContent = `${g.white || '?'} – ${g.black || '?'}, ${g.result}`;
+      out.append(h);
+      if (g.error) {
+        const p = document.createElement('p');
+        p.className = 'note';
+        p.textContent = `Not reviewed: ${g.error}`;
+        out.append(p);
+        continue;
+      }
+      if (!g.findings.length) {
+        const p = document.createElement('p');
+        p.className = 'note';
+        p.textContent = 'No rule mistakes: the laws gave nothing away in this game.';
+        out.append(p);
+      }
+      const ol = document.createElement('ol');
+      for (const f of g.findings) {
+        total++;
+        const li = document.createElement('li');
+        li.className = 'finding';
+        li.dataset.kind = f.kind;
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'linkish';
+        b.textContent = `Move ${f.move_number}${f.side === 'black' ? '…' : '.'} ${KIND_WORDS[f.kind] || f.kind}`;
+        const p = document.createElement('p');
+        p.textContent = f.text;
+        const a = document.createElement('span');
+        a.className = 'article';
+        a.textContent = `${f.article} · ${f.points === 1 ? 'a whole point' : 'half a point'}`;
+        li.append(b, p, a);
+        b.addEventListener('click', () => showFinding(f, li));
+        ol.append(li);
+        if (!first) first = [f, li];
+      }
+      out.append(ol);
+    }
+    status.textContent = total ? `${total} rule mistake${total === 1 ? '' : 's'} found. Click one to see it on the board.` : 'Reviewed.';
+    if (first) showFinding(...first);
+    mark('review', 'done');
+  } catch (e) {
+    status.textContent = e.message;
+    mark('review', 'error');
+  }
+}
+
 // ---- tabs ----
 
 function show(name) {
   tab = name;
   for (const b of document.querySelectorAll('.tab[data-tab]')) b.setAttribute('aria-selected', b.dataset.tab === name ? 'true' : 'false');
-  for (const p of ['puzzles', 'quiz', 'progress']) $(`pane-${p}`).classList.toggle('hidden', p !== name);
+  for (const p of ['puzzles', 'quiz', 'review', 'progress']) $(`pane-${p}`).classList.toggle('hidden', p !== name);
   // a hidden board has no size: its arrows would be drawn at NaN
   if (name === 'progress') board.cg.setAutoShapes([]);
   const hidden = $('board-wrap').classList.contains('hidden');
@@ -472,6 +566,9 @@ function show(name) {
     else nextPuzzle();
   } else if (name === 'quiz') {
     if (!quiz || quiz.answered) nextQuestion();
+  } else if (name === 'review') {
+    board.cg.setAutoShapes([]);
+    board.show({ fen: 'start', orientation: 'white', viewOnly: true });
   } else progress();
 }
 
@@ -517,9 +614,14 @@ async function main() {
       $('learner-link').select();
     }
   });
+  $('review-go').addEventListener('click', review);
+  $('review-file').addEventListener('change', async () => {
+    const f = $('review-file').files[0];
+    if (f) $('review-pgn').value = await f.text();
+  });
   await topics();
   const start = location.hash.replace('#', '');
-  show(['quiz', 'progress'].includes(start) ? start : 'puzzles');
+  show(['quiz', 'review', 'progress'].includes(start) ? start : 'puzzles');
 }
 
 main();
