@@ -18,6 +18,7 @@
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
 
+#include "arbiter/audit.h"
 #include "arbiter/book.h"
 #include "arbiter/clock.h"
 #include "arbiter/common.h"
@@ -33,9 +34,8 @@
 #include "arbiter/quiz.h"
 #include "arbiter/referee.h"
 #include "arbiter/solve.h"
-#include "arbiter/train.h"
-#include "arbiter/audit.h"
 #include "arbiter/status.h"
+#include "arbiter/train.h"
 #include "arbiter/tree.h"
 
 #endif
