@@ -11,12 +11,14 @@
  *   GET  /api/train/quiz/next?topic=&mode=normal|review
  *   POST /api/train/quiz/answer {"id","answer"}
  *   POST /api/train/review {"pgn"}                 the rule mistakes of played games
+ *   POST /api/train/diagnostic/start, /answer      the diagnostic (train_diag.c)
  *
  * The learner's token comes in the X-Learner header; without one, puzzles and the quiz are
  * served and checked but nothing is rated or remembered.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "train.h"
+#include "train_internal.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -31,24 +33,6 @@
 
 #define MAX_LEARNERS 20000    /* kept in memory; the oldest unused go first */
 #define EXPLAIN_BUDGET 200000 /* nodes to find why a wrong move fails */
-
-typedef struct tpuzzle {
-  arb_puzzle p;
-  arb_position start, shown; /* before and after the opponent's move */
-  arb_move line[ARB_PUZZLE_MAX_MOVES];
-  int nline;
-  int goal;      /* ARB_SOLVE_MATE / ARB_SOLVE_DRAW */
-  int winordraw; /* a stalemate trap or rescue: served unlabelled in that mode */
-  arb_glicko g;
-} tpuzzle;
-
-typedef struct tquiz {
-  char id[64];
-  char topic[48];
-  json_t *item;  /* the whole item */
-  json_t *shown; /* without its answer and explanation */
-  arb_glicko g;
-} tquiz;
 
 typedef struct tattempt {
   int kind, index, right, rated;
@@ -72,18 +56,6 @@ typedef struct tlearner {
   int64_t used_ms;
   struct tlearner *next;
 } tlearner;
-
-struct srv_trainer {
-  srv_store *store;
-  tpuzzle *puzzles;
-  long npuzzles;
-  tquiz *quiz;
-  long nquiz;
-  tlearner **buckets;
-  size_t nbuckets, nlearners;
-  arb_solver *solver;
-  arb_select_item *sel; /* scratch, as large as the larger bank */
-};
 
 /* ---- loading ---- */
 
@@ -128,8 +100,6 @@ static int load_puzzles(srv_trainer *t, const char *path) {
   return 0;
 }
 
-static json_t *dests_of(const arb_position *p);
-
 static void load_quiz(srv_trainer *t, const char *path) {
   FILE *f = path ? fopen(path, "r") : NULL;
   if (!f) return;
@@ -155,7 +125,7 @@ static void load_quiz(srv_trainer *t, const char *path) {
     const char *fen = json_string_value(json_object_get(j, "fen"));
     arb_position pos;
     if (fen && arb_fen_read(&pos, fen, 0, NULL) == ARB_OK) { /* a board to move on */
-      json_object_set_new(q.shown, "dests", dests_of(&pos));
+      json_object_set_new(q.shown, "dests", srv_train_dests(&pos));
       json_object_set_new(q.shown, "color", json_string(pos.turn == ARB_WHITE ? "white" : "black"));
       if (arb_in_check(&pos)) json_object_set_new(q.shown, "check", json_true());
     }
@@ -186,6 +156,7 @@ srv_trainer *srv_trainer_new(srv_store *store, const char *puzzles_csv, const ch
   t->nbuckets = 4096;
   t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
   t->solver = arb_solver_new(4 << 20);
+  t->diags = srv_diags_new();
   load_puzzles(t, puzzles_csv);
   load_quiz(t, quiz_jsonl);
   long most = t->npuzzles > t->nquiz ? t->npuzzles : t->nquiz;
@@ -223,6 +194,7 @@ void srv_trainer_free(srv_trainer *t) {
   free(t->quiz);
   free(t->sel);
   arb_solver_free(t->solver);
+  srv_diags_free(t->diags);
   free(t);
 }
 
@@ -332,18 +304,18 @@ static tlearner *learner_of(srv_trainer *t, const char *token, int64_t now) {
 
 /* ---- answers ---- */
 
-static char *dump(json_t *j) {
+char *srv_train_dump(json_t *j) {
   char *s = json_dumps(j, JSON_COMPACT);
   json_decref(j);
   return s;
 }
 
-static int fail(char **out, int status, const char *code, const char *message) {
+int srv_train_fail(char **out, int status, const char *code, const char *message) {
   *out = srv_write_http_error(code, message);
   return status;
 }
 
-static json_t *dests_of(const arb_position *p) {
+json_t *srv_train_dests(const arb_position *p) {
   char *d = srv_write_dests(p);
   json_t *j = d ? json_loads(d, 0, NULL) : NULL;
   free(d);
@@ -383,14 +355,15 @@ static arb_difficulty difficulty_of(const char *s) {
 }
 
 static int next_puzzle(srv_trainer *t, tlearner *l, const char *query, int64_t now, char **out) {
-  if (!t->npuzzles) return fail(out, 503, "no_puzzles", "this server has no puzzles loaded");
+  if (!t->npuzzles)
+    return srv_train_fail(out, 503, "no_puzzles", "this server has no puzzles loaded");
   char theme[64] = "", mode[16] = "normal", diff[16] = "";
   query_get(query, "theme", theme, sizeof theme);
   query_get(query, "mode", mode, sizeof mode);
   query_get(query, "difficulty", diff, sizeof diff);
   int wod = !strcmp(mode, "winordraw"), review = !strcmp(mode, "review");
   if (strcmp(mode, "normal") && !wod && !review)
-    return fail(out, 400, "bad_request", "mode is normal, winordraw or review");
+    return srv_train_fail(out, 400, "bad_request", "mode is normal, winordraw or review");
   double rating = l ? l->row.rating[0] : ARB_GLICKO_RATING;
   double target = arb_select_target(rating, difficulty_of(diff[0] ? diff : NULL));
   int any = 0;
@@ -406,10 +379,10 @@ static int next_puzzle(srv_trainer *t, tlearner *l, const char *query, int64_t n
     any |= ok;
   }
   if (!any)
-    return fail(out, 404, "none",
-                review ? "nothing is due for review" : "no puzzle has that theme");
+    return srv_train_fail(out, 404, "none",
+                          review ? "nothing is due for review" : "no puzzle has that theme");
   int k = arb_select_next(t->sel, (int)t->npuzzles, target, l ? (uint64_t)l->row.created_ms : 0);
-  if (k < 0) return fail(out, 404, "none", "no puzzle fits");
+  if (k < 0) return srv_train_fail(out, 404, "none", "no puzzle fits");
   const tpuzzle *q = &t->puzzles[k];
   if (l) {
     l->cur = k;
@@ -423,14 +396,14 @@ static int next_puzzle(srv_trainer *t, tlearner *l, const char *query, int64_t n
                         "opponent_move", q->p.moves[0], "opponent_san", san, "fen_shown", shown,
                         "color", q->shown.turn == ARB_WHITE ? "white" : "black", "rating",
                         (int)(q->g.rating + 0.5), "moves", q->nline / 2);
-  json_object_set_new(a, "dests", dests_of(&q->shown));
+  json_object_set_new(a, "dests", srv_train_dests(&q->shown));
   json_object_set_new(a, "mode", json_string(mode));
   if (!wod) { /* in "win or draw?" the goal is the question */
     json_object_set_new(a, "goal", json_string(q->goal == ARB_SOLVE_MATE ? "mate" : "draw"));
     json_object_set_new(a, "themes", json_string(q->p.themes));
   }
   if (q->p.game_url[0]) json_object_set_new(a, "game", json_string(q->p.game_url));
-  *out = dump(a);
+  *out = srv_train_dump(a);
   return 200;
 }
 
@@ -488,16 +461,17 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
   const char *id = json_string_value(json_object_get(req, "id"));
   json_t *moves = json_object_get(req, "moves");
   long k = id ? find_item(t, 0, id) : -1;
-  if (k < 0) return fail(out, 404, "no_puzzle", "no puzzle with this id");
+  if (k < 0) return srv_train_fail(out, 404, "no_puzzle", "no puzzle with this id");
   if (moves && !json_is_array(moves))
-    return fail(out, 400, "bad_request", "\"moves\" is an array of the learner's moves");
+    return srv_train_fail(out, 400, "bad_request", "\"moves\" is an array of the learner's moves");
   const char *angle = json_string_value(json_object_get(req, "theme"));
   /* a run (streak, storm) is not rated, as on lichess: "rated": false */
   int unrated = json_is_false(json_object_get(req, "rated"));
   tpuzzle *q = &t->puzzles[k];
   int nm = moves ? (int)json_array_size(moves) : 0, solver_moves = q->nline / 2;
   if (nm > solver_moves || (!hint && nm == 0) || (hint && nm == solver_moves))
-    return fail(out, 400, "bad_request", "\"moves\": the learner's moves so far, at least one");
+    return srv_train_fail(out, 400, "bad_request",
+                          "\"moves\": the learner's moves so far, at least one");
   arb_position p = q->shown;
   if (l && l->cur != k) { /* a puzzle taken up again (another tab, a reload) */
     l->cur = (int)k;
@@ -510,19 +484,20 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
     int last = i == nm - 1;
     if (!text || arb_uci_read(&p, text, strlen(text), 0, &m) != ARB_OK) {
       if (!last || hint)
-        return fail(out, 400, "bad_move", "a move of \"moves\" does not read here");
+        return srv_train_fail(out, 400, "bad_move", "a move of \"moves\" does not read here");
       arb_move_explanation e;
       arb_move_explain_uci(&p, text ? text : "", text ? strlen(text) : 0, &e);
       json_t *a = json_pack("{s:b,s:b,s:s,s:s,s:s}", "correct", 0, "legal", 0, "reason",
                             arb_illegal_name(e.reason) ? arb_illegal_name(e.reason) : "", "article",
                             e.article ? e.article : "", "message", e.message);
-      *out = dump(a);
+      *out = srv_train_dump(a);
       return 200;
     }
     int ply = 1 + 2 * i, final = ply == q->nline - 1;
     int right = arb_puzzle_move_right(&p, m, q->line[ply], final, (arb_solve_goal)q->goal);
     if (!right && (!last || hint))
-      return fail(out, 400, "bad_move", "the moves before the last do not follow the puzzle");
+      return srv_train_fail(out, 400, "bad_move",
+                            "the moves before the last do not follow the puzzle");
     if (!right) { /* a wrong move: explained, the solution shown, rated as failed */
       char msg[256];
       arb_puzzle_why_wrong(t->solver, &p, m, (arb_solve_goal)q->goal, solver_moves - i,
@@ -537,7 +512,7 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
         l->cur_failed = 1;
         *ticket = finish_puzzle(t, l, (int)k, 0, now, a, angle, unrated);
       }
-      *out = dump(a);
+      *out = srv_train_dump(a);
       return 200;
     }
     arb_undo u;
@@ -553,7 +528,7 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
         *ticket = finish_puzzle(t, l, (int)k, 1, now, a, angle, unrated);
         l->cur_done = 1;
       }
-      *out = dump(a);
+      *out = srv_train_dump(a);
       return 200;
     }
     if (last && !hint) { /* right: the opponent's answer */
@@ -565,8 +540,8 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
       arb_fen_write(&p, fen, sizeof fen, 0);
       json_t *a = json_pack("{s:b,s:b,s:b,s:s,s:s,s:s}", "correct", 1, "legal", 1, "done", 0,
                             "reply", uci, "reply_san", san, "fen", fen);
-      json_object_set_new(a, "dests", dests_of(&p));
-      *out = dump(a);
+      json_object_set_new(a, "dests", srv_train_dests(&p));
+      *out = srv_train_dump(a);
       return 200;
     }
     arb_make_move(&p, q->line[ply + 1], &u);
@@ -583,21 +558,21 @@ static int puzzle_move(srv_trainer *t, tlearner *l, json_t *req, int hint, int64
       l->cur_failed = 1;
       *ticket = finish_puzzle(t, l, (int)k, 0, now, a, angle, unrated);
     }
-    *out = dump(a);
+    *out = srv_train_dump(a);
     return 200;
   }
   /* a hint: the square of the piece to move next (the attempt is no longer rated) */
   arb_move next = q->line[1 + 2 * nm];
   if (l) l->cur_hinted = 1;
   char sq[3] = {(char)('a' + ARB_MOVE_FROM(next) % 8), (char)('1' + ARB_MOVE_FROM(next) / 8), 0};
-  *out = dump(json_pack("{s:s,s:b}", "square", sq, "rated", 0));
+  *out = srv_train_dump(json_pack("{s:s,s:b}", "square", sq, "rated", 0));
   return 200;
 }
 
 /* ---- the quiz ---- */
 
 static int next_quiz(srv_trainer *t, tlearner *l, const char *query, int64_t now, char **out) {
-  if (!t->nquiz) return fail(out, 503, "no_quiz", "this server has no quiz loaded");
+  if (!t->nquiz) return srv_train_fail(out, 503, "no_quiz", "this server has no quiz loaded");
   char topic[64] = "", mode[16] = "normal";
   query_get(query, "topic", topic, sizeof topic);
   query_get(query, "mode", mode, sizeof mode);
@@ -613,11 +588,12 @@ static int next_quiz(srv_trainer *t, tlearner *l, const char *query, int64_t now
     any |= ok;
   }
   if (!any)
-    return fail(out, 404, "none", review ? "nothing is due for review" : "no item has that topic");
+    return srv_train_fail(out, 404, "none",
+                          review ? "nothing is due for review" : "no item has that topic");
   int k = arb_select_next(t->sel, (int)t->nquiz, rating,
                           l ? (uint64_t)l->row.created_ms + (uint64_t)l->natt : (uint64_t)now);
-  if (k < 0) return fail(out, 404, "none", "no item fits");
-  *out = dump(json_deep_copy(t->quiz[k].shown));
+  if (k < 0) return srv_train_fail(out, 404, "none", "no item fits");
+  *out = srv_train_dump(json_deep_copy(t->quiz[k].shown));
   return 200;
 }
 
@@ -626,8 +602,8 @@ static int quiz_answer(srv_trainer *t, tlearner *l, json_t *req, int64_t now, ch
   const char *id = json_string_value(json_object_get(req, "id"));
   json_t *given = json_object_get(req, "answer");
   long k = id ? find_item(t, 1, id) : -1;
-  if (k < 0) return fail(out, 404, "no_item", "no quiz item with this id");
-  if (!given) return fail(out, 400, "bad_request", "\"answer\" is missing");
+  if (k < 0) return srv_train_fail(out, 404, "no_item", "no quiz item with this id");
+  if (!given) return srv_train_fail(out, 400, "bad_request", "\"answer\" is missing");
   tquiz *q = &t->quiz[k];
   json_t *want = json_object_get(q->item, "answer");
   int right = json_equal(given, want);
@@ -670,7 +646,7 @@ static int quiz_answer(srv_trainer *t, tlearner *l, json_t *req, int64_t now, ch
     srv_store_put_attempt(t->store, &row);
     *ticket = srv_store_put_learner(t->store, &l->row);
   }
-  *out = dump(a);
+  *out = srv_train_dump(a);
   return 200;
 }
 
@@ -785,7 +761,7 @@ static int learner_state(srv_trainer *t, tlearner *l, int64_t now, char **out) {
   json_object_set_new(a, "strong", strong);
   json_object_set_new(a, "due", json_pack("{s:i,s:i}", "puzzle", due[0], "quiz", due[1]));
   json_object_set_new(a, "topics", quiz_topics(t, l));
-  *out = dump(a);
+  *out = srv_train_dump(a);
   return 200;
 }
 
@@ -810,22 +786,22 @@ static int review_one(void *ctx, const arb_audit_info *i, const arb_audit_findin
 static int review(srv_trainer *t, json_t *req, char **out) {
   json_t *pgn = json_object_get(req, "pgn");
   if (!json_is_string(pgn))
-    return fail(out, 400, "bad_request", "\"pgn\" (the games' text) is missing");
+    return srv_train_fail(out, 400, "bad_request", "\"pgn\" (the games' text) is missing");
   review_out r = {json_array(), 0};
   arb_audit_reader *a = arb_audit_reader_new(t->solver, REVIEW_BUDGET, review_one, &r);
   if (!a) {
     json_decref(r.games);
-    return fail(out, 500, "no_memory", "out of memory");
+    return srv_train_fail(out, 500, "no_memory", "out of memory");
   }
   arb_audit_reader_feed(a, json_string_value(pgn), json_string_length(pgn));
   arb_audit_reader_finish(a);
   arb_audit_reader_free(a);
   if (!json_array_size(r.games)) {
     json_decref(r.games);
-    return fail(out, 400, "no_game",
-                "no game in that text: paste a game in PGN (tags, then the moves)");
+    return srv_train_fail(out, 400, "no_game",
+                          "no game in that text: paste a game in PGN (tags, then the moves)");
   }
-  *out = dump(json_pack("{s:o}", "games", r.games));
+  *out = srv_train_dump(json_pack("{s:o}", "games", r.games));
   return 200;
 }
 
@@ -838,13 +814,14 @@ int srv_trainer_http(srv_trainer *t, int post, const char *path, const char *que
   *out = NULL;
   tlearner *l = NULL;
   if (learner && learner[0] && !(l = learner_of(t, learner, now)))
-    return fail(out, 403, "bad_learner", "this learner token is not one of this server's");
+    return srv_train_fail(out, 403, "bad_learner",
+                          "this learner token is not one of this server's");
   if (!strcmp(path, "/api/train/learner")) {
-    if (!post) return fail(out, 405, "method", "POST /api/train/learner makes a learner");
+    if (!post) return srv_train_fail(out, 405, "method", "POST /api/train/learner makes a learner");
     srv_learner_row row;
     memset(&row, 0, sizeof row);
     char token[SRV_TOKEN_LEN + 1];
-    if (srv_new_token(token)) return fail(out, 500, "no_randomness", "no randomness");
+    if (srv_new_token(token)) return srv_train_fail(out, 500, "no_randomness", "no randomness");
     srv_token_hash(token, SRV_TOKEN_LEN, row.hash);
     row.created_ms = now;
     for (int k = 0; k < 2; k++)
@@ -853,11 +830,11 @@ int srv_trainer_http(srv_trainer *t, int post, const char *path, const char *que
     *ticket = srv_store_put_learner(t->store, &row);
     char link[64];
     snprintf(link, sizeof link, "/train#learner=%s", token);
-    *out = dump(json_pack("{s:s,s:s}", "token", token, "link", link));
+    *out = srv_train_dump(json_pack("{s:s,s:s}", "token", token, "link", link));
     return 201;
   }
   if (!strcmp(path, "/api/train/state")) {
-    if (!l) return fail(out, 400, "no_learner", "send the learner's token in X-Learner");
+    if (!l) return srv_train_fail(out, 400, "no_learner", "send the learner's token in X-Learner");
     return learner_state(t, l, now, out);
   }
   if (!strcmp(path, "/api/train/puzzle/next")) return next_puzzle(t, l, query, now, out);
@@ -866,17 +843,20 @@ int srv_trainer_http(srv_trainer *t, int post, const char *path, const char *que
       hint = !strcmp(path, "/api/train/puzzle/hint")       ? 1
              : !strcmp(path, "/api/train/puzzle/solution") ? 2
                                                            : 0;
-  int answer = !strcmp(path, "/api/train/quiz/answer"), rev = !strcmp(path, "/api/train/review");
-  if (!move && !hint && !answer && !rev)
-    return fail(out, 404, "not_found", "no such trainer resource");
-  if (!post) return fail(out, 405, "method", "this one is a POST");
+  int answer = !strcmp(path, "/api/train/quiz/answer"), rev = !strcmp(path, "/api/train/review"),
+      diag = !strncmp(path, "/api/train/diagnostic/", 22);
+  if (!move && !hint && !answer && !rev && !diag)
+    return srv_train_fail(out, 404, "not_found", "no such trainer resource");
+  if (!post) return srv_train_fail(out, 405, "method", "this one is a POST");
   json_error_t jerr;
   json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
   if (!json_is_object(req)) {
     json_decref(req);
-    return fail(out, 400, "bad_request", req ? "the request must be a JSON object" : jerr.text);
+    return srv_train_fail(out, 400, "bad_request",
+                          req ? "the request must be a JSON object" : jerr.text);
   }
-  int rc = rev      ? review(t, req, out)
+  int rc = diag     ? srv_train_diagnostic(t, path, req, now, out)
+           : rev    ? review(t, req, out)
            : answer ? quiz_answer(t, l, req, now, out, ticket)
                     : puzzle_move(t, l, req, hint, now, out, ticket);
   json_decref(req);

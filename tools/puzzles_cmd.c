@@ -146,10 +146,18 @@ static void opening_tags(const char *opening, char *out, size_t size) {
     out[0] = 0;
     return;
   }
-  if (!strcmp(family, full))
-    snprintf(out, size, "%s", family);
-  else
-    snprintf(out, size, "%s %s", family, full);
+  /* "family full", or "family" alone; a tag longer than the field is cut */
+  size_t lf = strlen(family);
+  if (lf >= size) lf = size - 1;
+  memcpy(out, family, lf);
+  out[lf] = 0;
+  if (strcmp(family, full) && lf + 2 < size) {
+    size_t lu = strlen(full);
+    if (lu > size - lf - 2) lu = size - lf - 2;
+    out[lf] = ' ';
+    memcpy(out + lf + 1, full, lu);
+    out[lf + 1 + lu] = 0;
+  }
 }
 
 /* The puzzle from the opponent's move `m0` at `before` and the solver's proven line, written

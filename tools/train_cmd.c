@@ -36,6 +36,7 @@ static void train_usage(FILE *out) {
   fprintf(out,
           "usage: arbiter train puzzles [OPTIONS]\n"
           "       arbiter train quiz [OPTIONS]\n"
+          "       arbiter train diagnostic [--puzzles FILE] [--quiz FILE] [--seed S]\n"
           "       arbiter train review FILE.pgn... [--json] [--ascii]\n"
           "       arbiter train --stats [--db FILE]\n"
           "The trainer in the terminal: puzzles solved move by move (SAN or UCI), the rules\n"
@@ -58,6 +59,11 @@ static void train_usage(FILE *out) {
           "  --ascii         draw the board in ASCII letters instead of chess symbols\n"
           "  --stats         print the ratings, the figures per theme and topic, and what is\n"
           "                  due, then exit\n"
+          "diagnostic: about 20 to 30 questions over the rules (the quiz), tactics (a puzzle's\n"
+          "first move) and endgames (king and queen or rook mated against the best defence,\n"
+          "king and pawn won or drawn), each chosen by the answers so far (item response\n"
+          "theory), then a report: the level and its uncertainty per area, what was missed,\n"
+          "what to train next.\n"
           "review: the rule mistakes of played games, under the FIDE Laws: a threefold or\n"
           "50-move draw that could have been claimed before the game was lost, a stalemate given\n"
           "away from a won position (by a queen promotion where another piece would not\n"
@@ -438,14 +444,8 @@ static int run_puzzles(const train_opts *o, progress *pr) {
 
 /* ---- the quiz ---- */
 
-static int run_quiz(const train_opts *o, progress *pr) {
-  char buf[PATH_MAX];
-  const char *path = data_file(o->quiz, "quiz/bank.jsonl", buf, sizeof buf);
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "arbiter train: cannot read the quiz %s: %s\n", path, strerror(errno));
-    return 1;
-  }
+/* The quiz bank's items (JSON objects with an id, a question and an answer), from f. */
+static json_t **load_quiz(FILE *f, long *count) {
   json_t **items = NULL;
   long n = 0, cap = 0;
   char *line = NULL;
@@ -468,6 +468,23 @@ static int run_quiz(const train_opts *o, progress *pr) {
     }
     items[n++] = j;
   }
+  free(line);
+  *count = n;
+  return items;
+}
+
+static int run_quiz(const train_opts *o, progress *pr) {
+  char buf[PATH_MAX];
+  const char *path = data_file(o->quiz, "quiz/bank.jsonl", buf, sizeof buf);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "arbiter train: cannot read the quiz %s: %s\n", path, strerror(errno));
+    return 1;
+  }
+  long n = 0;
+  json_t **items = load_quiz(f, &n);
+  char *line = NULL;
+  size_t lcap = 0;
   fclose(f);
   int review = o->mode && !strcmp(o->mode, "review");
   arb_select_item *sel = n ? malloc((size_t)n * sizeof *sel) : NULL;
@@ -563,6 +580,219 @@ out:
   for (long i = 0; i < n; i++)
     json_decref(items[i]);
   free(items);
+  return 0;
+}
+
+/* ---- the diagnostic ---- */
+
+static const char *const area_words[ARB_DIAG_AREAS] = {"Rules", "Tactics", "Endgames"};
+
+/* Reads the learner's move in p (SAN or UCI); NULL at the end of input or on "quit". */
+static int read_move(const arb_position *p, arb_move *m, char **line, size_t *cap) {
+  for (;;) {
+    char *in = ask("your move> ", line, cap);
+    if (!in || !strcmp(in, "quit") || !strcmp(in, "q")) return -1;
+    if (!*in) continue;
+    if (arb_move_read(p, in, strlen(in), 0, m, NULL) == ARB_OK) return 0;
+    arb_move_explanation e;
+    if (arb_move_explain_uci(p, in, strlen(in), &e) == ARB_OK && e.reason != ARB_MOVE_LEGAL)
+      printf("Illegal: %s (FIDE %s).\n", e.message, e.article);
+    else
+      printf("'%s' is not a move here.\n", in);
+  }
+}
+
+/* A number from 1 to n; -1 at the end of input or on "quit". */
+static int read_choice(int n, char **line, size_t *cap) {
+  for (;;) {
+    char *in = ask("your answer (a number)> ", line, cap);
+    if (!in || !strcmp(in, "quit") || !strcmp(in, "q")) return -1;
+    char *end;
+    long v = strtol(in, &end, 10);
+    if (*in && !*end && v >= 1 && v <= n) return (int)v;
+    printf("Answer with a number from 1 to %d.\n", n);
+  }
+}
+
+static void diag_missed(char (*missed)[48], int *area, int *n, int a, const char *what) {
+  if (*n >= ARB_DIAG_MAX) return;
+  snprintf(missed[*n], sizeof missed[0], "%.47s", what ? what : "");
+  area[(*n)++] = a;
+}
+
+static int run_diagnostic(const train_opts *o) {
+  char pbuf[PATH_MAX], qbuf[PATH_MAX];
+  long np = 0, nq = 0;
+  tp *puzzles = load_puzzles(data_file(o->puzzles, "puzzles/starter.csv", pbuf, sizeof pbuf), &np);
+  FILE *qf = fopen(data_file(o->quiz, "quiz/bank.jsonl", qbuf, sizeof qbuf), "r");
+  json_t **quiz = qf ? load_quiz(qf, &nq) : NULL;
+  if (qf) fclose(qf);
+  arb_endgame *eg[3] = {arb_endgame_new("KQK", NULL), arb_endgame_new("KRK", NULL),
+                        arb_endgame_new("KPK", NULL)};
+  const arb_endgame *const tables[3] = {eg[0], eg[1], eg[2]};
+  arb_diag d;
+  arb_diag_init(&d);
+  if (!np) arb_diag_skip(&d, ARB_DIAG_TACTICS);
+  if (!nq) arb_diag_skip(&d, ARB_DIAG_RULES);
+  if (!eg[0] || !eg[1] || !eg[2]) arb_diag_skip(&d, ARB_DIAG_ENDGAMES);
+  uint64_t seed = o->seed;
+  char missed[ARB_DIAG_MAX][48];
+  int missed_area[ARB_DIAG_MAX], nmissed = 0, quit = 0;
+  char *line = NULL;
+  size_t lcap = 0;
+  printf("The diagnostic: about 20 to 30 questions over the rules, tactics and endgames, each\n"
+         "chosen by your answers so far.  'quit' stops it.\n");
+  for (arb_diag_area a; !quit && (a = arb_diag_next_area(&d)) != ARB_DIAG_AREAS;) {
+    arb_irt_item c[48];
+    long idx[48];
+    int n = 0, right = 0;
+    printf("\nQuestion %d (%s)\n", d.n + 1, area_words[a]);
+    if (a == ARB_DIAG_RULES || a == ARB_DIAG_TACTICS) {
+      for (int tries = 0; tries < 200 && n < 48; tries++) {
+        long i = (long)(arb_tool_rand(&seed) % (uint64_t)(a == ARB_DIAG_RULES ? nq : np));
+        int dup = 0;
+        for (int k = 0; k < n; k++)
+          dup |= idx[k] == i;
+        if (dup) continue;
+        c[n] = a == ARB_DIAG_RULES ? arb_diag_quiz_item((int)json_integer_value(
+                                         json_object_get(quiz[i], "difficulty")))
+                                   : arb_diag_puzzle_item(puzzles[i].p.rating);
+        idx[n++] = i;
+      }
+      int k = arb_diag_pick(&d, a, c, n);
+      if (a == ARB_DIAG_RULES) {
+        json_t *q = quiz[idx[k]];
+        const char *fen = json_string_value(json_object_get(q, "fen"));
+        arb_position pos;
+        int have = fen && arb_fen_read(&pos, fen, 0, NULL) == ARB_OK;
+        if (have) draw(&pos, pos.turn == ARB_BLACK, o->ascii);
+        printf("%s\n", json_string_value(json_object_get(q, "question")));
+        json_t *ch = json_object_get(q, "choices"), *want = json_object_get(q, "answer");
+        int nc = (int)json_array_size(ch);
+        for (int i = 0; i < nc; i++)
+          printf("  %d. %s\n", i + 1, json_string_value(json_array_get(ch, (size_t)i)));
+        if (nc) {
+          int v = read_choice(nc, &line, &lcap);
+          if (v < 0) break;
+          right = json_equal(json_array_get(ch, (size_t)v - 1), want);
+        } else {
+          arb_move m;
+          char uci[8] = "";
+          if (!have || read_move(&pos, &m, &line, &lcap)) break;
+          arb_uci_write(&pos, m, uci, sizeof uci);
+          right = json_is_string(want) && !strcasecmp(uci, json_string_value(want));
+        }
+        printf("%s%s\n%s\n", right ? "Right." : "No: the answer is ",
+               right ? "" : json_string_value(want),
+               json_string_value(json_object_get(q, "explanation")));
+        if (!right)
+          diag_missed(missed, missed_area, &nmissed, a,
+                      json_string_value(json_object_get(q, "topic")));
+      } else {
+        const tp *q = &puzzles[idx[k]];
+        char san[ARB_SAN_MAX];
+        arb_position before;
+        arb_fen_read(&before, q->p.fen, 0, NULL);
+        arb_san_write(&before, q->line[0], san, sizeof san);
+        draw(&q->shown, q->shown.turn == ARB_BLACK, o->ascii);
+        printf("%s played %s. %s to move: %s. Play the first move.\n",
+               before.turn == ARB_WHITE ? "White" : "Black", san,
+               q->shown.turn == ARB_WHITE ? "White" : "Black",
+               q->goal == ARB_SOLVE_MATE ? "find the forced mate"
+                                         : "find the move that saves the game");
+        arb_move m;
+        if (read_move(&q->shown, &m, &line, &lcap)) break;
+        right =
+            arb_puzzle_move_right(&q->shown, m, q->line[1], q->nline == 2, (arb_solve_goal)q->goal);
+        arb_san_write(&q->shown, q->line[1], san, sizeof san);
+        printf(right ? "Right: %s.\n" : "The move was %s.\n", san);
+        if (!right) diag_missed(missed, missed_area, &nmissed, a, arb_puzzle_kind_theme(&q->p));
+      }
+      arb_diag_answer(&d, a, c[k], right);
+      continue;
+    }
+    arb_diag_endgame e[ARB_DIAG_ENDGAME_CANDIDATES];
+    n = arb_diag_endgames(tables, arb_tool_rand(&seed), e);
+    for (int i = 0; i < n; i++)
+      c[i] = e[i].irt;
+    int k = arb_diag_pick(&d, a, c, n);
+    if (k < 0) {
+      arb_diag_skip(&d, a);
+      continue;
+    }
+    if (e[k].kind == ARB_DIAG_WDL) {
+      draw(&e[k].pos, 0, o->ascii);
+      printf("White to move. With best play by both sides, is this king and pawn ending won or\n"
+             "drawn?\n  1. White wins\n  2. Draw\n");
+      int v = read_choice(2, &line, &lcap);
+      if (v < 0) break;
+      right = (v == 1) == (e[k].win != 0);
+      printf("%s White %s.\n", right ? "Right." : "No:", e[k].win ? "wins" : "cannot win: a draw");
+      if (!right) diag_missed(missed, missed_area, &nmissed, a, "king and pawn: won or drawn");
+    } else {
+      arb_drill dr;
+      arb_drill_start(&dr, tables[e[k].table], &e[k].pos, 3);
+      printf("%s: mate against the best defence within %d moves (the shortest mate is %d).\n",
+             e[k].table == 0 ? "King and queen" : "King and rook", dr.moves_allowed, dr.dtm);
+      while (dr.state == ARB_DRILL_ON) {
+        draw(&dr.pos, 0, o->ascii);
+        arb_move m;
+        if (read_move(&dr.pos, &m, &line, &lcap)) {
+          quit = 1;
+          break;
+        }
+        arb_position was = dr.pos;
+        arb_drill_move(&dr, tables[e[k].table], m);
+        if (dr.state == ARB_DRILL_ON) {
+          arb_position after = was;
+          arb_undo u;
+          arb_make_move(&after, m, &u);
+          char s2[ARB_SAN_MAX];
+          arb_san_write(&after, dr.last_reply, s2, sizeof s2);
+          printf("The defence: %s. %d moves left.\n", s2, dr.moves_allowed - dr.moves_made);
+        }
+      }
+      if (quit) break;
+      right = dr.state == ARB_DRILL_MATED;
+      printf("%s\n", right ? "Mate."
+                     : dr.state == ARB_DRILL_DRAWN
+                         ? "The win is gone: that stalemates, or lets the piece go."
+                         : "Too slow: the moves allowed are used up.");
+      if (!right)
+        diag_missed(missed, missed_area, &nmissed, a,
+                    e[k].table == 0 ? "mate with king and queen" : "mate with king and rook");
+    }
+    arb_diag_answer(&d, a, c[k], right);
+  }
+  printf("\nYour report after %d question%s:\n", d.n, d.n == 1 ? "" : "s");
+  for (int a = 0; a < ARB_DIAG_AREAS; a++) {
+    if (d.skipped & (1u << a)) {
+      printf("  %-9s not asked (no items)\n", area_words[a]);
+      continue;
+    }
+    arb_diag_estimate est;
+    arb_diag_estimate_of(&d, (arb_diag_area)a, &est);
+    int bar = (int)((est.rating - 600) / 100);
+    if (bar < 0) bar = 0;
+    if (bar > 20) bar = 20;
+    printf("  %-9s %4.0f +- %3.0f  %.*s  %d of %d right", area_words[a], est.rating, est.rating_se,
+           bar, "####################", est.right, est.answered);
+    for (int i = 0, first = 1; i < nmissed; i++)
+      if (missed_area[i] == a) printf("%s%s", first ? "; missed: " : ", ", missed[i]), first = 0;
+    printf("\n");
+  }
+  static const char *const advice[ARB_DIAG_AREAS] = {
+      "Train the rules first: arbiter train quiz.", "Train tactics first: arbiter train puzzles.",
+      "Train endgames first: mate with king and queen, then king and rook; arbiter train puzzles "
+      "--theme endgame."};
+  printf("%s\n", advice[arb_diag_weakest(&d)]);
+  free(line);
+  for (long i = 0; i < nq; i++)
+    json_decref(quiz[i]);
+  free(quiz);
+  free(puzzles);
+  for (int i = 0; i < 3; i++)
+    arb_endgame_free(eg[i]);
   return 0;
 }
 
@@ -763,17 +993,11 @@ int arb_cmd_train(int argc, char **argv) {
       o.stats = 1;
     } else if (!strcmp(a, "--json")) {
       json = 1;
-    } else if (!what && (!strcmp(a, "puzzles") || !strcmp(a, "quiz") || !strcmp(a, "review"))) {
+    } else if (!what && (!strcmp(a, "puzzles") || !strcmp(a, "quiz") || !strcmp(a, "review") ||
+                         !strcmp(a, "diagnostic"))) {
       what = a;
     } else if (what && !strcmp(what, "review") && (a[0] != '-' || !a[1])) {
       files[nfiles++] = argv[i];
-    } else if (!what && !strcmp(a, "diagnostic")) {
-      fprintf(stderr,
-              "arbiter train: '%s' is not in this version yet (puzzles, quiz, review, "
-              "--stats)\n",
-              a);
-      free(files);
-      return 2;
     } else {
       fprintf(stderr, "arbiter train: unexpected argument '%s'\n", a);
       train_usage(stderr);
@@ -788,6 +1012,7 @@ int arb_cmd_train(int argc, char **argv) {
     return rc;
   }
   free(files);
+  if (what && !strcmp(what, "diagnostic")) return run_diagnostic(&o);
   if (!what && !o.stats) {
     fprintf(stderr, "arbiter train: say what to train: puzzles or quiz (or --stats)\n");
     train_usage(stderr);

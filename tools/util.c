@@ -181,3 +181,10 @@ arb_status arb_tool_pgn_read(FILE *in, const arb_pgn_options *opts, const arb_pg
   arb_pgn_reader_free(r);
   return st;
 }
+
+uint64_t arb_tool_rand(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}

@@ -73,6 +73,9 @@ const char *arb_tool_data_file(const char *rel, char *buf, size_t size);
 /* mkdir -p of a folder's path (0700 for new ones): 0, or -1 (errno says why). */
 int arb_tool_make_dirs(const char *path);
 
+/* The next of a seeded pseudo-random sequence (splitmix64; *state advances). */
+uint64_t arb_tool_rand(uint64_t *state);
+
 /* Monotonic time in seconds, for timing output. */
 double arb_tool_now(void);
 /* The same in whole milliseconds (engine timing, real-time clocks). */

@@ -22,6 +22,7 @@
 #include "arbiter/book.h"
 #include "arbiter/clock.h"
 #include "arbiter/common.h"
+#include "arbiter/diagnostic.h"
 #include "arbiter/diagram.h"
 #include "arbiter/endgame.h"
 #include "arbiter/epd.h"

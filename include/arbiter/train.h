@@ -49,6 +49,10 @@ ARB_API int arb_puzzle_csv_write(const arb_puzzle *p, char *buf, size_t size);
 
 /* 1 if the space-separated theme list holds theme. */
 ARB_API int arb_puzzle_has_theme(const arb_puzzle *p, const char *theme);
+/* The theme that says what the puzzle is: stalemateTrap, stalemateRescue, underPromotion,
+ * mateIn1..mateIn4, enPassant or castling, the first it has in that order; else "tactics"
+ * (a static string). */
+ARB_API const char *arb_puzzle_kind_theme(const arb_puzzle *p);
 
 typedef enum arb_puzzle_verdict {
   ARB_PUZZLE_OK = 0,      /* proven: every solver move is the only one that forces it */

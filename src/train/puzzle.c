@@ -321,3 +321,12 @@ const char *arb_puzzle_why_wrong(arb_solver *s, const arb_position *p, arb_move 
            left == 1 ? "" : "s");
   return buf;
 }
+
+const char *arb_puzzle_kind_theme(const arb_puzzle *p) {
+  static const char *const kinds[] = {"stalemateTrap", "stalemateRescue", "underPromotion",
+                                      "mateIn1",       "mateIn2",         "mateIn3",
+                                      "mateIn4",       "enPassant",       "castling"};
+  for (size_t k = 0; p && k < sizeof kinds / sizeof kinds[0]; k++)
+    if (arb_puzzle_has_theme(p, kinds[k])) return kinds[k];
+  return "tactics";
+}

@@ -5,7 +5,8 @@
 # proven by `arbiter puzzles check` and agreed by Popeye), an illegal move explained, a hint, a
 # wrong move answered with the refutation and the solution, the rating change, progress kept in
 # $XDG_DATA_HOME/arbiter/train.db across runs (--stats); the quiz answered by number, its answer
-# and explanation being the bank's (re-derived by `arbiter quiz check`).
+# and explanation being the bank's (re-derived by `arbiter quiz check`); the diagnostic started,
+# answered and stopped, with its report.
 # usage: train.sh ARBITER SOURCE_DIR
 set -u
 A=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -80,6 +81,20 @@ PY
   key "$want"
   check "the answer is right" wait_for "^Right\."
   check "the quiz rating" wait_for "Your quiz rating: "
+  tmux kill-session -t "$S"
+fi
+# the diagnostic: a rules question answered, a tactics question, then "quit": the report
+if [ -s "$T/q.jsonl" ]; then
+  tmux new-session -d -s "$S" -x 200 -y 60 "$A train diagnostic --ascii --puzzles $T/p.csv --quiz $T/q.jsonl --seed 1; sleep 30"
+  check "the diagnostic starts with the rules" wait_for "Question 1 (Rules)"
+  key "$want"
+  check "the answer judged" wait_for "^Right\."
+  check "then tactics: the puzzle's position" wait_for "Question 2 (Tactics)"
+  check "the puzzle's question" wait_for "Black to move: find the forced mate"
+  key quit
+  check "the report, per area" wait_for "Your report after 1 question"
+  check "the rules' level" wait_for "Rules .* 1 of 1 right"
+  check "what to train next" wait_for "^Train .* first"
   tmux kill-session -t "$S"
 fi
 check "bad usage is exit 2" sh -c "'$A' train --mode fast puzzles 2>/dev/null; test \$? -eq 2"

@@ -213,6 +213,19 @@ test('API: the review of a PGN; no PGN, a text that is no game', async () => {
   assert.match(junk.json.games[0].error, /Ke3/);
 });
 
+test('API: the diagnostic refuses what is not an answer', async () => {
+  const start = await api('/api/train/diagnostic/start', { body: {} });
+  assert.equal(start.status, 201);
+  assert.ok(['rules', 'tactics', 'endgames'].includes(start.json.item.area));
+  const forged = await api('/api/train/diagnostic/answer', { body: { id: 'AAAAAAAAAAAAAAAAAAAAAA', answer: 'x' } });
+  assert.equal(forged.status, 404);
+  assert.equal(forged.json.error.code, 'no_diagnostic');
+  const empty = await api('/api/train/diagnostic/answer', { body: { id: start.json.id } });
+  assert.equal(empty.status, 400);
+  const bogus = await api('/api/train/diagnostic/nothing', { body: {} });
+  assert.equal(bogus.status, 404);
+});
+
 // ---- the page ----
 
 async function scene(name, people, body) {
@@ -374,4 +387,56 @@ test('page: a game reviewed for its rule mistakes, pasted and from a file', asyn
     await waitData(me, 'review', 'error');
     assert.match(await me.page.textContent('#review-status'), /paste a game/);
   });
+});
+
+// The diagnostic (on a server with the whole starter set and quiz bank), answered by a person
+// who clicks the first choice and makes the first legal move the board offers (so mostly
+// wrong): it runs to its report within 18 to 30 questions, and the report's figures add up to
+// the questions asked.
+test('page: a whole diagnostic to its report', async () => {
+  const full = await startServer({ dir: scratch(), args: ['--static', WEB, '--puzzles', STARTER, '--quiz', BANK] });
+  const me = new Person(browser, 'diagnostic');
+  await scene('diagnostic', [me], async () => {
+    let dests = null;
+    await me.open(`${full.base}/train#diagnostic`);
+    // what the server sends the page: the legal moves of the board shown
+    me.page.on('response', async (res) => {
+      if (!/\/api\/train\/diagnostic\//.test(res.url())) return;
+      try {
+        const j = await res.json();
+        dests = (j.board && j.reply && j.board.dests) || (j.item && j.item.dests) || dests;
+      } catch {}
+    });
+    await me.page.click('#diag-start');
+    let questions = 0;
+    for (let guard = 0; guard < 600; guard++) {
+      await me.page.waitForFunction(() => ['asked', 'drill', 'answered', 'report'].includes(document.body.dataset.diag));
+      const state = await me.page.evaluate(() => document.body.dataset.diag);
+      if (state === 'report') break;
+      if (state === 'answered') {
+        questions++;
+        await me.page.click('#diag-next');
+        await me.page.waitForFunction(() => document.body.dataset.diag !== 'answered');
+        continue;
+      }
+      const step = await me.page.evaluate(() => Number(document.body.dataset.diagStep || 0));
+      if (await me.page.isVisible('#diag-choices .choice')) await me.page.click('#diag-choices .choice >> nth=0');
+      else {
+        const from = Object.keys(dests)[0];
+        await me.clickMove(from, dests[from].slice(0, 2));
+        if (await me.page.isVisible('#promotion')) await me.page.click('#promo-pieces button[data-role="queen"]');
+      }
+      await me.page.waitForFunction((s) => Number(document.body.dataset.diagStep || 0) > s, step, { timeout: 5000 });
+      if (questions === 2 && state === 'asked') await me.shot('train-diagnostic-question');
+    }
+    assert.equal(await me.page.evaluate(() => document.body.dataset.diag), 'report');
+    assert.ok(questions >= 18 && questions <= 30, `${questions} questions`);
+    assert.equal(await me.page.$$eval('#diag-chart .diag-bar', (b) => b.length), 3);
+    const lines = await me.page.$$eval('#diag-missed p', (ps) => ps.map((p) => p.textContent));
+    const asked = lines.map((l) => Number(/of (\d+) right/.exec(l)[1])).reduce((a, b) => a + b, 0);
+    assert.equal(asked, questions, lines.join(' | '));
+    assert.ok((await me.page.textContent('#diag-advice')).length > 20);
+    await me.shot('train-diagnostic-report');
+  });
+  await full.stop();
 });

@@ -24,7 +24,8 @@ let run = null;
 let quiz = null;
 
 // What the page shows, written on <body> for tests: data-puzzle (loading, playing, solved,
-// failed), data-quiz (loading, asked, right, wrong).
+// failed), data-quiz (loading, asked, right, wrong), data-diag (loading, asked, drill, answered,
+// report) with data-diag-step counting the server's answers, data-review (loading, done, error).
 function mark(key, value) {
   document.body.dataset[key] = value;
 }
@@ -455,6 +456,157 @@ function chart(el, rows) {
   el.append(svg);
 }
 
+// ---- the diagnostic ----
+
+// {id, item, pending: the next item or the report, shown after the learner reads the answer}
+let diag = null;
+const AREA_WORDS = { rules: 'Rules', tactics: 'Tactics', endgames: 'Endgames' };
+
+function showDiagItem(item) {
+  diag.item = item;
+  diag.busy = false;
+  $('diag-intro').classList.add('hidden');
+  $('diag-report').classList.add('hidden');
+  $('diag-item').classList.remove('hidden');
+  $('diag-feedback').classList.add('hidden');
+  $('diag-next').classList.add('hidden');
+  $('diag-meta').textContent = `Question ${item.number} · ${AREA_WORDS[item.area] || item.area}${item.moves_left ? ` · ${item.moves_left} moves left` : ''}`;
+  $('diag-question').textContent = item.question;
+  const box = $('diag-choices');
+  box.replaceChildren();
+  const moving = item.kind === 'move' || item.kind === 'drill';
+  if (item.fen) {
+    board.cg.setAutoShapes([]);
+    board.show({ fen: item.fen, turn: item.color || turnOf(item.fen), orientation: item.color || turnOf(item.fen), check: item.check, lastMove: item.last_move, movable: moving ? item.color : undefined, dests: moving ? item.dests : undefined, viewOnly: !moving });
+  }
+  if (item.kind === 'choice') {
+    for (const c of item.choices) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'choice';
+      b.textContent = c;
+      b.addEventListener('click', () => diagAnswer({ answer: c }, b));
+      box.append(b);
+    }
+  } else {
+    const p = document.createElement('p');
+    p.className = 'note';
+    p.textContent = item.kind === 'drill' ? 'Play on the board; the defence answers with its best move.' : 'Answer by making the move on the board.';
+    box.append(p);
+  }
+  mark('diag', 'asked');
+}
+
+async function diagStart() {
+  mark('diag', 'loading');
+  try {
+    const r = await api('/api/train/diagnostic/start', {});
+    diag = { id: r.id, max: r.max };
+    showDiagItem(r.item);
+  } catch (e) {
+    $('diag-question').textContent = `The diagnostic is not available: ${e.message}`;
+    mark('diag', 'error');
+  }
+}
+
+async function diagAnswer(body, button) {
+  if (!diag || diag.busy) return;
+  diag.busy = true;
+  let r;
+  try {
+    r = await api('/api/train/diagnostic/answer', { id: diag.id, ...body });
+  } catch (e) {
+    diag.busy = false;
+    say($('diag-feedback'), 'wrong', 'The server did not take the answer.', e.message);
+    return;
+  }
+  mark('diagStep', String(Number(document.body.dataset.diagStep || 0) + 1));
+  if (r.reply) { // a drill goes on: the defence's move
+    const b = r.board;
+    board.show({ fen: b.fen, turn: b.color, orientation: b.color, check: b.check, lastMove: r.reply, movable: b.color, dests: b.dests });
+    diag.item.moves_left = r.moves_left;
+    $('diag-meta').textContent = `Question ${diag.item.number} · ${AREA_WORDS[diag.item.area]} · ${r.moves_left} moves left`;
+    diag.busy = false;
+    mark('diag', 'drill');
+    return;
+  }
+  for (const b of $('diag-choices').querySelectorAll('button')) {
+    b.disabled = true;
+    if (b.textContent === r.answer) b.classList.add('right');
+  }
+  if (button && !r.right) button.classList.add('wrong');
+  board.cg.set({ movable: { color: undefined } });
+  if (r.board) board.show({ fen: r.board.fen, turn: r.board.color, orientation: diag.item.color || r.board.color, viewOnly: true });
+  if (!r.right && typeof r.answer === 'string' && /^[a-h][1-8][a-h][1-8]/.test(r.answer)) board.cg.setAutoShapes([{ orig: r.answer.slice(0, 2), dest: r.answer.slice(2, 4), brush: 'green' }]);
+  say($('diag-feedback'), r.right ? 'right' : 'wrong', r.right ? 'Right.' : r.answer && diag.item.kind === 'choice' ? `No: ${r.answer}.` : 'Not this time.', r.explanation, (r.articles || []).join(', '));
+  diag.pending = r.report ? { report: r.report } : { item: r.item };
+  $('diag-next').textContent = r.report ? 'See the report' : 'Next';
+  $('diag-next').classList.remove('hidden');
+  mark('diag', 'answered');
+}
+
+function diagNext() {
+  if (!diag || !diag.pending) return;
+  const p = diag.pending;
+  diag.pending = null;
+  if (p.item) showDiagItem(p.item);
+  else diagReport(p.report);
+}
+
+// The report: a bar per area on the rating scale, its uncertainty as a whisker (SVG).
+function diagReport(rep) {
+  diag.report = rep;
+  $('diag-item').classList.add('hidden');
+  $('diag-report').classList.remove('hidden');
+  const ns = 'http://www.w3.org/2000/svg', lo = 600, hi = 2600, w = 200, x0 = 80;
+  const X = (r) => x0 + (w * (Math.min(hi, Math.max(lo, r)) - lo)) / (hi - lo);
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', `0 0 340 ${rep.areas.length * 34 + 26}`);
+  const el = (name, attrs, text) => {
+    const e = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  for (const t of [1000, 1500, 2000]) {
+    el('line', { x1: X(t), x2: X(t), y1: 4, y2: rep.areas.length * 34 + 6, stroke: '#ddd' });
+    el('text', { x: X(t), y: rep.areas.length * 34 + 20, 'text-anchor': 'middle', 'font-size': 10, fill: '#888' }, t);
+  }
+  rep.areas.forEach((a, i) => {
+    const y = i * 34 + 8;
+    el('text', { x: 0, y: y + 14, 'font-size': 12 }, AREA_WORDS[a.area] || a.area);
+    if (a.skipped) {
+      el('text', { x: x0, y: y + 14, 'font-size': 11, fill: '#888' }, 'not asked on this server');
+      return;
+    }
+    el('rect', { x: x0, y: y + 4, width: Math.max(1, X(a.rating) - x0), height: 14, fill: a.area === rep.next ? '#c0813a' : '#5a8f69', class: 'diag-bar', 'data-area': a.area });
+    el('line', { x1: X(a.rating - a.rating_se), x2: X(a.rating + a.rating_se), y1: y + 11, y2: y + 11, stroke: '#333', 'stroke-width': 1.5 });
+    el('text', { x: X(a.rating + a.rating_se) + 4, y: y + 15, 'font-size': 11 }, `${a.rating} ± ${a.rating_se}`);
+  });
+  $('diag-chart').replaceChildren(svg);
+  const m = $('diag-missed');
+  m.replaceChildren();
+  for (const a of rep.areas) {
+    if (a.skipped) continue;
+    const p = document.createElement('p');
+    p.textContent = `${AREA_WORDS[a.area]}: ${a.right} of ${a.answered} right${a.missed.length ? `; missed: ${a.missed.join(', ')}` : ''}.`;
+    m.append(p);
+  }
+  $('diag-advice').textContent = rep.advice;
+  mark('diag', 'report');
+}
+
+function diagTrain() {
+  const next = diag && diag.report && diag.report.next;
+  if (next === 'rules') show('quiz');
+  else {
+    if (next === 'endgames') $('theme').value = 'endgame';
+    show('puzzles');
+    nextPuzzle();
+  }
+}
+
 // ---- the review of a game ----
 
 const REVIEW_MAX = 8000; // the server reads at most 8 KB of request
@@ -554,7 +706,7 @@ async function review() {
 function show(name) {
   tab = name;
   for (const b of document.querySelectorAll('.tab[data-tab]')) b.setAttribute('aria-selected', b.dataset.tab === name ? 'true' : 'false');
-  for (const p of ['puzzles', 'quiz', 'review', 'progress']) $(`pane-${p}`).classList.toggle('hidden', p !== name);
+  for (const p of ['puzzles', 'quiz', 'diagnostic', 'review', 'progress']) $(`pane-${p}`).classList.toggle('hidden', p !== name);
   // a hidden board has no size: its arrows would be drawn at NaN
   if (name === 'progress') board.cg.setAutoShapes([]);
   const hidden = $('board-wrap').classList.contains('hidden');
@@ -566,6 +718,9 @@ function show(name) {
     else nextPuzzle();
   } else if (name === 'quiz') {
     if (!quiz || quiz.answered) nextQuestion();
+  } else if (name === 'diagnostic') {
+    if (diag && diag.item && !diag.report) showDiagItem(diag.item);
+    else if (!diag) board.show({ fen: 'start', orientation: 'white', viewOnly: true });
   } else if (name === 'review') {
     board.cg.setAutoShapes([]);
     board.show({ fen: 'start', orientation: 'white', viewOnly: true });
@@ -579,7 +734,7 @@ function movableAgain() {
 
 async function main() {
   board = new Board($('board'), {
-    move: (uci) => (tab === 'quiz' ? answer(uci, null) : played(uci)),
+    move: (uci) => (tab === 'quiz' ? answer(uci, null) : tab === 'diagnostic' ? diagAnswer({ move: uci }, null) : played(uci)),
     premove: () => {},
     unpremove: () => {},
     takeBack: () => {
@@ -615,13 +770,17 @@ async function main() {
     }
   });
   $('review-go').addEventListener('click', review);
+  $('diag-start').addEventListener('click', diagStart);
+  $('diag-next').addEventListener('click', diagNext);
+  $('diag-again').addEventListener('click', diagStart);
+  $('diag-train').addEventListener('click', diagTrain);
   $('review-file').addEventListener('change', async () => {
     const f = $('review-file').files[0];
     if (f) $('review-pgn').value = await f.text();
   });
   await topics();
   const start = location.hash.replace('#', '');
-  show(['quiz', 'review', 'progress'].includes(start) ? start : 'puzzles');
+  show(['quiz', 'diagnostic', 'review', 'progress'].includes(start) ? start : 'puzzles');
 }
 
 main();
