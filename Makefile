@@ -89,6 +89,7 @@ bench:
 	./build/release/bench/serve --games 10000
 	python3 bench/solve.py
 	sh bench/puzzles.sh
+	python3 bench/train.py
 	sh bench/match.sh --games 1000
 
 fuzz:

@@ -79,14 +79,6 @@ static const char *const theme_names[T_COUNT] = {
     "mateIn1",         "mateIn2",        "mateIn3",   "mateIn4", "stalemateTrap",
     "stalemateRescue", "underPromotion", "enPassant", "castling"};
 
-static int material(const arb_position *p, int c) {
-  static const int value[7] = {0, 1, 3, 3, 5, 9, 0};
-  int m = 0;
-  for (int t = ARB_PAWN; t <= ARB_QUEEN; t++)
-    m += value[t] * __builtin_popcountll(p->by_type[t] & p->by_color[c]);
-  return m;
-}
-
 /* Moves of p's side that stalemate the opponent at once: a "natural" one (a queen promotion,
  * a capture, or `played`)?  Fills *natural. */
 static int stalemates(arb_position *p, arb_move played, int *natural) {
@@ -267,7 +259,8 @@ static void mine_game(arb_solver *s, game *g, uint64_t budget, arb_solve_result 
           r->verdict == ARB_SOLVE_FOUND)
         took = take(s, g, &before, g->moves[i], r, ply, traps ? 1 << T_TRAP : 0, budget);
       /* a rescue: far behind, the side to move forces a draw */
-      if (!took && material(&q, q.turn) - material(&q, q.turn ^ 1) <= -5 &&
+      if (!took &&
+          arb_material(&q, (arb_color)(q.turn)) - arb_material(&q, (arb_color)(q.turn ^ 1)) <= -5 &&
           arb_solve(s, &q, ARB_SOLVE_DRAW, 3, budget / 4, r) == ARB_OK &&
           r->verdict == ARB_SOLVE_FOUND)
         took = take(s, g, &before, g->moves[i], r, ply, 1 << T_RESCUE, budget);

@@ -26,8 +26,8 @@ _arbiter() {
     case $cmd in
     pgn) COMPREPLY=($(compgen -W "check convert filter" -- "$cur")); return ;;
     puzzles) COMPREPLY=($(compgen -W "mine check" -- "$cur")); return ;;
-    quiz) COMPREPLY=($(compgen -W "make check" -- "$cur")); return ;;
-    train) COMPREPLY=($(compgen -W "puzzles quiz --stats" -- "$cur")); return ;;
+    quiz) COMPREPLY=($(compgen -W "make check topics" -- "$cur")); return ;;
+    train) COMPREPLY=($(compgen -W "puzzles quiz diagnostic review --stats" -- "$cur")); return ;;
     esac
   fi
   case $cur in

@@ -75,6 +75,10 @@ ARB_API arb_status arb_position_chess960(arb_position *pos, int number);
  * it a good cross-check.  out may equal pos. */
 ARB_API void arb_position_mirror(const arb_position *pos, arb_position *out);
 
+/* side's material in the conventional pawn units (pawn 1, knight and bishop 3, rook 5, queen 9;
+ * the king not counted). */
+ARB_API int arb_material(const arb_position *pos, arb_color side);
+
 /* Makes a legal move (or ARB_MOVE_NULL).  The move must be legal in pos (as returned by
  * arb_generate_legal or a parser); otherwise the result is unspecified.  Saves into *undo. */
 ARB_API void arb_make_move(arb_position *pos, arb_move move, arb_undo *undo);

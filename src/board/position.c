@@ -216,3 +216,11 @@ int arb_ep_legal(const arb_position *p) {
   }
   return 0;
 }
+
+int arb_material(const arb_position *pos, arb_color side) {
+  static const int value[7] = {0, 1, 3, 3, 5, 9, 0};
+  int m = 0;
+  for (int t = ARB_PAWN; t <= ARB_QUEEN; t++)
+    m += value[t] * __builtin_popcountll(pos->by_type[t] & pos->by_color[side]);
+  return m;
+}

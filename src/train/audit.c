@@ -30,14 +30,6 @@ const char *arb_audit_kind_name(arb_audit_kind k) {
 
 static const char *side(int c) { return c == ARB_WHITE ? "White" : "Black"; }
 
-static int material(const arb_position *p, int c) {
-  static const int value[7] = {0, 1, 3, 3, 5, 9, 0};
-  int m = 0;
-  for (int t = ARB_PAWN; t <= ARB_QUEEN; t++)
-    m += value[t] * __builtin_popcountll(p->by_type[t] & p->by_color[c]);
-  return m;
-}
-
 /* "23.Qe3" or "23...Qe3". */
 static void numbered(const arb_position *p, arb_move m, char *buf, size_t n) {
   char s[ARB_SAN_MAX];
@@ -181,7 +173,8 @@ int arb_audit(const arb_audit_game *in, arb_solver *solver, uint64_t budget,
             side(loser));
       }
       if (solver && !told[ARB_AUDIT_MISSED_RESCUE] && searches < RESCUE_SEARCHES &&
-          material(p, loser) + RESCUE_DEFICIT <= material(p, !loser)) {
+          arb_material(p, (arb_color)(loser)) + RESCUE_DEFICIT <=
+              arb_material(p, (arb_color)(!loser))) {
         searches++;
         arb_solve_result r, m;
         /* a forced mate is a tactic missed, not a rule: only a draw that is no more than one */
@@ -211,7 +204,8 @@ int arb_audit(const arb_audit_game *in, arb_solver *solver, uint64_t budget,
             say(f,
                 "%s, %d points down, had a forced draw here: %s (%s%s), whatever %s answers. "
                 "%s played %s instead and lost.",
-                side(loser), material(p, !loser) - material(p, loser), line,
+                side(loser),
+                arb_material(p, (arb_color)(!loser)) - arb_material(p, (arb_color)(loser)), line,
                 arb_is_stalemate(&q) ? "stalemate" : "a dead position", "", side(!loser),
                 side(loser), pl);
           }
@@ -235,7 +229,7 @@ int arb_audit(const arb_audit_game *in, arb_solver *solver, uint64_t budget,
     arb_move key = ARB_MOVE_NONE; /* a shortest mate */
     for (int k = 0; mate && k < r.nkeys && key == ARB_MOVE_NONE; k++)
       if (r.key_length[k] == r.length) key = r.keys[k];
-    int ahead = material(&prev, who) - material(&prev, !who);
+    int ahead = arb_material(&prev, (arb_color)(who)) - arb_material(&prev, (arb_color)(!who));
     arb_move other = ARB_MOVE_NONE;
     if (ARB_MOVE_KIND(last) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(last) == ARB_QUEEN) {
       for (int t = ARB_ROOK; t >= ARB_KNIGHT && other == ARB_MOVE_NONE; t--) {

@@ -247,7 +247,7 @@ async function waitData(person, key, value, timeout = 5000) {
   await person.page.waitForFunction(([k, v]) => document.body.dataset[k] === v, [key, value], { timeout });
 }
 
-test('page: solve a puzzle by mouse, see the rating change; a wrong move is explained', async () => {
+test('page: solve a puzzle by mouse, see the rating change; a wrong move is explained, then tried again', async () => {
   const me = new Person(browser, 'solver');
   await scene('solve', [me], async () => {
     const want = csvPuzzle(csv, MATE);
@@ -277,6 +277,15 @@ test('page: solve a puzzle by mouse, see the rating change; a wrong move is expl
     assert.match(why, /Not the move\./);
     assert.match(why, /a6 does not force mate/);
     assert.match(why, /The solution: Rxh2\+ Kxh2 Rh8#/);
+    // try again: solved this time, the miss standing (not rated twice)
+    await me.page.click('#retry');
+    await waitData(me, 'puzzle', 'playing');
+    await me.clickMove(want.moves[1].slice(0, 2), want.moves[1].slice(2, 4));
+    await waitData(me, 'puzzle', 'reply');
+    await waitData(me, 'puzzle', 'playing');
+    await me.clickMove(want.moves[3].slice(0, 2), want.moves[3].slice(2, 4));
+    await waitData(me, 'puzzle', 'solved');
+    assert.doesNotMatch(await me.page.textContent('#feedback'), /Your rating: \d+ \(\+/);
     // the progress tab: the rating and the link to carry it to another device
     await me.page.click('button[data-tab=progress]');
     await me.page.waitForFunction(() => document.querySelector('#learner-link').value.includes('#learner='));

@@ -159,6 +159,7 @@ async function nextPuzzle() {
     return;
   }
   puzzle = { ...p, lastDests: p.dests, moves: [], done: false, failed: false };
+  $('retry').classList.add('hidden');
   board.cg.setAutoShapes([]);
   board.cg.setShapes([]);
   // the position before the opponent's move, then the move, animated
@@ -209,6 +210,7 @@ async function played(uci) {
     mark('puzzle', 'failed');
     const sol = (r.solution_san || []).join(' ');
     say($('feedback'), 'wrong', 'Not the move.', r.message, `The solution: ${sol}. ${ratingText(r.rating)}`);
+    if (!run) $('retry').classList.remove('hidden');
     board.show({ fen: board.cg.getFen(), turn: turnOf(puzzle.fen_shown), orientation: puzzle.color, lastMove: uci, viewOnly: true });
     if (r.solution && r.solution[0]) board.cg.setAutoShapes([{ orig: r.solution[0].slice(0, 2), dest: r.solution[0].slice(2, 4), brush: 'green' }]);
     return runResult(false);
@@ -231,6 +233,20 @@ async function played(uci) {
     movable(r.fen, r.dests, r.reply, checkOf(r.reply_san));
     mark('puzzle', 'playing');
   }, 350);
+}
+
+// Another try at a missed puzzle, from the position after the opponent's move: the miss stands
+// (the server rates a puzzle once), the moves are checked as before.
+function retry() {
+  if (!puzzle || !puzzle.failed) return;
+  puzzle.done = false;
+  puzzle.moves = [];
+  puzzle.lastDests = puzzle.dests;
+  $('retry').classList.add('hidden');
+  board.cg.setAutoShapes([]);
+  say($('feedback'), 'right', 'Try again.', 'The miss stands; this try is not rated.');
+  movable(puzzle.fen_shown, puzzle.dests, puzzle.opponent_move, checkOf(puzzle.opponent_san));
+  mark('puzzle', 'playing');
 }
 
 async function hint() {
@@ -750,6 +766,7 @@ async function main() {
   for (const b of document.querySelectorAll('.tab[data-tab]')) b.addEventListener('click', () => show(b.dataset.tab));
   $('next-puzzle').addEventListener('click', () => nextPuzzle());
   $('hint').addEventListener('click', hint);
+  $('retry').addEventListener('click', retry);
   $('solution').addEventListener('click', solution);
   $('next-question').addEventListener('click', nextQuestion);
   $('topic').addEventListener('change', nextQuestion);
