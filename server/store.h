@@ -157,6 +157,8 @@ typedef struct srv_attempt_row {
   char themes[128]; /* the item's themes or topic, for the learner's per-theme figures */
   int box, streak;
   int64_t due_ms;
+  int item_rated; /* the item's rating changed: item_rating/rd/vol are its new one */
+  double item_rating, item_rd, item_vol;
 } srv_attempt_row;
 
 /* Queued like every other write (a ticket): the learner's row, whole. */
@@ -189,6 +191,13 @@ int srv_store_get_learner(srv_store *s, const uint8_t hash[SRV_SHA256_BYTES], sr
  * attempts); fn returns non-zero to stop.  The count, -1 on error. */
 long srv_store_each_attempt(srv_store *s, const uint8_t hash[SRV_SHA256_BYTES],
                             int (*fn)(void *ctx, const srv_attempt_row *row), void *ctx);
+
+/* Every item's latest rating (what the attempts that rated it left); fn returns non-zero to
+ * stop.  The count, -1 on error. */
+long srv_store_each_item_rating(srv_store *s,
+                                int (*fn)(void *ctx, int kind, const char *item, double rating,
+                                          double rd, double vol),
+                                void *ctx);
 
 /* The last heartbeat, 0 if none. */
 int64_t srv_store_last_heartbeat(srv_store *s);

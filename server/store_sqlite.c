@@ -72,6 +72,7 @@ enum {
   ST_EXPIRE,
   ST_LEARNER,
   ST_ATTEMPT,
+  ST_ITEM,
   ST_BEGIN,
   ST_COMMIT,
   ST_COUNT
@@ -95,6 +96,8 @@ static const char *const st_sql[ST_COUNT] = {
                    "puzzle_vol, quiz_rating, quiz_rd, quiz_vol) VALUES(?,?,?,?,?,?,?,?)",
     [ST_ATTEMPT] = "INSERT INTO attempts(learner, kind, item, right, rated, t, themes, box, "
                    "streak, due_ms) VALUES(?,?,?,?,?,?,?,?,?,?)",
+    [ST_ITEM] = "INSERT OR REPLACE INTO item_ratings(kind, item, rating, rd, vol) "
+                "VALUES(?,?,?,?,?)",
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
 };
@@ -118,7 +121,9 @@ static const char schema[] =
     "  quiz_vol REAL) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS attempts(learner BLOB, kind INTEGER, item TEXT, right INTEGER, "
     "  rated INTEGER, t INTEGER, themes TEXT, box INTEGER, streak INTEGER, due_ms INTEGER);"
-    "CREATE INDEX IF NOT EXISTS attempts_learner ON attempts(learner, t);";
+    "CREATE INDEX IF NOT EXISTS attempts_learner ON attempts(learner, t);"
+    "CREATE TABLE IF NOT EXISTS item_ratings(kind INTEGER, item TEXT, rating REAL, rd REAL, "
+    "  vol REAL, PRIMARY KEY(kind, item)) WITHOUT ROWID;";
 
 struct srv_store {
   sqlite3 *db; /* the writer's */
@@ -258,6 +263,16 @@ static int run(srv_store *s, const op *o) {
     sqlite3_bind_int(st, 8, a->box);
     sqlite3_bind_int(st, 9, a->streak);
     sqlite3_bind_int64(st, 10, a->due_ms);
+    if (a->item_rated) { /* the item's new rating, in the same transaction */
+      int rc = step(st);
+      if (rc) return rc;
+      st = s->st[ST_ITEM];
+      sqlite3_bind_int(st, 1, a->kind);
+      bind_text(st, 2, a->item);
+      sqlite3_bind_double(st, 3, a->item_rating);
+      sqlite3_bind_double(st, 4, a->item_rd);
+      sqlite3_bind_double(st, 5, a->item_vol);
+    }
     break;
   }
   default: return -1;
@@ -873,6 +888,30 @@ long srv_store_each_attempt(srv_store *s, const uint8_t hash[SRV_SHA256_BYTES],
     a.due_ms = sqlite3_column_int64(st, 8);
     n++;
     if (fn(ctx, &a)) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? n : -1;
+}
+
+long srv_store_each_item_rating(srv_store *s,
+                                int (*fn)(void *ctx, int kind, const char *item, double rating,
+                                          double rd, double vol),
+                                void *ctx) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s->rd, "SELECT kind, item, rating, rd, vol FROM item_ratings", -1, &st,
+                         NULL) != SQLITE_OK)
+    return -1;
+  long n = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    char item[32];
+    col_text(st, 1, item, sizeof item);
+    n++;
+    if (fn(ctx, sqlite3_column_int(st, 0), item, sqlite3_column_double(st, 2),
+           sqlite3_column_double(st, 3), sqlite3_column_double(st, 4))) {
       rc = SQLITE_DONE;
       break;
     }

@@ -148,6 +148,9 @@ static void load_quiz(srv_trainer *t, const char *path) {
   fclose(f);
 }
 
+static int index_items(srv_trainer *t, int kind);
+static int item_rating(void *ctx, int kind, const char *item, double rating, double rd, double vol);
+
 srv_trainer *srv_trainer_new(srv_store *store, const char *puzzles_csv, const char *quiz_jsonl,
                              long *npuzzles, long *nquiz) {
   srv_trainer *t = calloc(1, sizeof *t);
@@ -161,10 +164,11 @@ srv_trainer *srv_trainer_new(srv_store *store, const char *puzzles_csv, const ch
   load_quiz(t, quiz_jsonl);
   long most = t->npuzzles > t->nquiz ? t->npuzzles : t->nquiz;
   t->sel = calloc((size_t)(most ? most : 1), sizeof *t->sel);
-  if (!t->buckets || !t->solver || !t->sel) {
+  if (!t->buckets || !t->solver || !t->sel || index_items(t, 0) || index_items(t, 1)) {
     srv_trainer_free(t);
     return NULL;
   }
+  if (store) srv_store_each_item_rating(store, item_rating, t);
   if (npuzzles) *npuzzles = t->npuzzles;
   if (nquiz) *nquiz = t->nquiz;
   return t;
@@ -195,6 +199,8 @@ void srv_trainer_free(srv_trainer *t) {
   free(t->sel);
   arb_solver_free(t->solver);
   srv_diags_free(t->diags);
+  free(t->index[0]);
+  free(t->index[1]);
   free(t);
 }
 
@@ -206,11 +212,59 @@ static size_t bucket_of(const srv_trainer *t, const uint8_t *h) {
   return (size_t)(k & (t->nbuckets - 1));
 }
 
-static long find_item(const srv_trainer *t, int kind, const char *id) {
+static const char *item_id(const srv_trainer *t, int kind, long i) {
+  return kind ? t->quiz[i].id : t->puzzles[i].p.id;
+}
+
+static uint64_t id_hash(const char *id) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (; *id; id++)
+    h = (h ^ (unsigned char)*id) * 1099511628211ull;
+  return h;
+}
+
+/* An open-addressing index of the items by id (twice their number, a power of two). */
+static int index_items(srv_trainer *t, int kind) {
   long n = kind ? t->nquiz : t->npuzzles;
-  for (long i = 0; i < n; i++)
-    if (!strcmp(kind ? t->quiz[i].id : t->puzzles[i].p.id, id)) return i;
+  size_t cap = 16;
+  while (cap < 2 * (size_t)n)
+    cap *= 2;
+  long *ix = malloc(cap * sizeof *ix);
+  if (!ix) return -1;
+  for (size_t i = 0; i < cap; i++)
+    ix[i] = -1;
+  for (long i = 0; i < n; i++) {
+    size_t h = (size_t)id_hash(item_id(t, kind, i)) & (cap - 1);
+    while (ix[h] >= 0)
+      h = (h + 1) & (cap - 1);
+    ix[h] = i;
+  }
+  t->index[kind] = ix;
+  t->index_cap[kind] = cap;
+  return 0;
+}
+
+static long find_item(const srv_trainer *t, int kind, const char *id) {
+  const long *ix = t->index[kind];
+  size_t cap = t->index_cap[kind];
+  if (!ix || !id) return -1;
+  for (size_t h = (size_t)id_hash(id) & (cap - 1); ix[h] >= 0; h = (h + 1) & (cap - 1))
+    if (!strcmp(item_id(t, kind, ix[h]), id)) return ix[h];
   return -1;
+}
+
+/* The items' ratings as the attempts left them (what a restart would otherwise forget). */
+static int item_rating(void *ctx, int kind, const char *item, double rating, double rd,
+                       double vol) {
+  srv_trainer *t = ctx;
+  long i = (kind == 0 || kind == 1) ? find_item(t, kind, item) : -1;
+  if (i < 0) return 0; /* an item no longer in the bank */
+  arb_glicko g = {rating, rd, vol};
+  if (kind)
+    t->quiz[i].g = g;
+  else
+    t->puzzles[i].g = g;
+  return 0;
 }
 
 static treview *review_of(tlearner *l, int kind, int index, int make) {
@@ -378,9 +432,12 @@ static int next_puzzle(srv_trainer *t, tlearner *l, const char *query, int64_t n
                        : (arb_select_item){q->g.rating, seen(l, 0, i), due && ok, ok};
     any |= ok;
   }
-  if (!any)
-    return srv_train_fail(out, 404, "none",
-                          review ? "nothing is due for review" : "no puzzle has that theme");
+  if (!any && review) { /* not an error: nothing missed is due yet */
+    *out =
+        srv_train_dump(json_pack("{s:b,s:s}", "none", 1, "message", "nothing is due for review"));
+    return 200;
+  }
+  if (!any) return srv_train_fail(out, 404, "none", "no puzzle has that theme");
   int k = arb_select_next(t->sel, (int)t->npuzzles, target, l ? (uint64_t)l->row.created_ms : 0);
   if (k < 0) return srv_train_fail(out, 404, "none", "no puzzle fits");
   const tpuzzle *q = &t->puzzles[k];
@@ -436,6 +493,9 @@ static uint64_t finish_puzzle(srv_trainer *t, tlearner *l, int k, int right, int
   row.t = now;
   snprintf(row.themes, sizeof row.themes, "%.127s", q->p.themes);
   if (r) row.box = r->r.box, row.streak = r->r.streak, row.due_ms = r->r.due_ms;
+  if (rated)
+    row.item_rated = 1, row.item_rating = q->g.rating, row.item_rd = q->g.rd,
+    row.item_vol = q->g.volatility;
   srv_store_put_attempt(t->store, &row);
   return srv_store_put_learner(t->store, &l->row);
 }
@@ -587,9 +647,12 @@ static int next_quiz(srv_trainer *t, tlearner *l, const char *query, int64_t now
         (arb_select_item){t->quiz[i].g.rating, review ? 0 : seen(l, 1, i), review ? 0 : due, ok};
     any |= ok;
   }
-  if (!any)
-    return srv_train_fail(out, 404, "none",
-                          review ? "nothing is due for review" : "no item has that topic");
+  if (!any && review) { /* not an error: nothing missed is due yet */
+    *out =
+        srv_train_dump(json_pack("{s:b,s:s}", "none", 1, "message", "nothing is due for review"));
+    return 200;
+  }
+  if (!any) return srv_train_fail(out, 404, "none", "no item has that topic");
   int k = arb_select_next(t->sel, (int)t->nquiz, rating,
                           l ? (uint64_t)l->row.created_ms + (uint64_t)l->natt : (uint64_t)now);
   if (k < 0) return srv_train_fail(out, 404, "none", "no item fits");
@@ -643,6 +706,9 @@ static int quiz_answer(srv_trainer *t, tlearner *l, json_t *req, int64_t now, ch
     row.t = now;
     snprintf(row.themes, sizeof row.themes, "%s", q->topic);
     if (r) row.box = r->r.box, row.streak = r->r.streak, row.due_ms = r->r.due_ms;
+    if (first)
+      row.item_rated = 1, row.item_rating = q->g.rating, row.item_rd = q->g.rd,
+      row.item_vol = q->g.volatility;
     srv_store_put_attempt(t->store, &row);
     *ticket = srv_store_put_learner(t->store, &l->row);
   }

@@ -43,6 +43,8 @@ struct srv_trainer {
   arb_solver *solver;
   arb_select_item *sel; /* scratch, as large as the larger bank */
   srv_diags *diags;     /* the diagnostics under way (train_diag.c) */
+  long *index[2];       /* the puzzles' and the quiz items' indexes by id (train.c) */
+  size_t index_cap[2];
 };
 
 /* The answer's text (decrefs j); an error answer with its status; a position's legal

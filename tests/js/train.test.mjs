@@ -37,7 +37,7 @@ function puzzlesOf(ids) {
 
 function csvPuzzle(text, id) {
   const l = text.split('\n').find((x) => x.startsWith(`${id},`)).split(',');
-  return { id, fen: l[1], moves: l[2].split(' '), themes: l[7].split(' ') };
+  return { id, fen: l[1], moves: l[2].split(' '), rating: l[3], themes: l[7].split(' ') };
 }
 
 const bank = readFileSync(BANK, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -115,11 +115,14 @@ test('API: a learner solves a puzzle move by move, rated once, remembered', asyn
   assert.equal(state.json.puzzle.played, 1);
   assert.equal(state.json.puzzle.solved, 1);
   assert.equal(state.json.puzzle.rating, two.json.rating.after);
-  // the learner survives a restart of the server (written through the store)
+  // the learner, and the puzzle's own new rating, survive a restart (written through the store)
+  const rated = (await nextOf(learner, MATE, 'theme=middlegame')).rating;
+  assert.notEqual(rated, Number(want.rating), 'the puzzle was rated by the attempt');
   await server.stop();
   server = await startServer({ dir, args: ['--static', WEB, '--puzzles', pathJoin(dir, 'puzzles.csv'), '--quiz', pathJoin(dir, 'quiz.jsonl')] });
   const after = await api('/api/train/state', { learner });
   assert.equal(after.json.puzzle.rating, two.json.rating.after);
+  assert.equal((await nextOf(learner, MATE, 'theme=middlegame')).rating, rated);
 });
 
 test('API: a wrong move is explained and the solution shown; hints, giving up, runs unrated', async () => {
@@ -350,6 +353,11 @@ test('page: win or draw?, a streak ended by a miss, and the quiz answered by cli
     await me.clickMove(move.answer.slice(0, 2), move.answer.slice(2, 4));
     if (move.answer.length === 5) await me.page.click(`#promo-pieces button[data-role="${{ q: 'queen', r: 'rook', b: 'bishop', n: 'knight' }[move.answer[4]]}"]`);
     await waitData(me, 'quiz', 'right');
+    // nothing was missed, so nothing is due again
+    await me.page.selectOption('#topic', '');
+    await me.page.selectOption('#quiz-mode', 'review');
+    await waitData(me, 'quiz', 'none');
+    assert.match(await me.page.textContent('#question'), /Nothing missed is due again/);
   });
 });
 

@@ -158,6 +158,11 @@ async function nextPuzzle() {
     $('prompt').textContent = e.message;
     return;
   }
+  if (p.none) {
+    $('prompt').textContent = 'Nothing missed is due again: every puzzle you miss comes back after 1, 3, 7, 14 and 30 days.';
+    mark('puzzle', 'none');
+    return;
+  }
   puzzle = { ...p, lastDests: p.dests, moves: [], done: false, failed: false };
   $('retry').classList.add('hidden');
   board.cg.setAutoShapes([]);
@@ -338,10 +343,17 @@ async function nextQuestion() {
   mark('quiz', 'loading');
   const q = new URLSearchParams();
   if ($('topic').value) q.set('topic', $('topic').value);
+  if ($('quiz-mode').value === 'review') q.set('mode', 'review');
   try {
     quiz = await api(`/api/train/quiz/next?${q}`);
   } catch (e) {
     $('question').textContent = e.message;
+    return;
+  }
+  if (quiz.none) {
+    $('question').textContent = 'Nothing missed is due again: every item you miss comes back after 1, 3, 7, 14 and 30 days.';
+    mark('quiz', 'none');
+    quiz = null;
     return;
   }
   const meta = [quiz.topic, quiz.rules, (quiz.articles || []).join(', ')].filter(Boolean).join(' · ');
@@ -770,6 +782,7 @@ async function main() {
   $('solution').addEventListener('click', solution);
   $('next-question').addEventListener('click', nextQuestion);
   $('topic').addEventListener('change', nextQuestion);
+  $('quiz-mode').addEventListener('change', nextQuestion);
   $('theme').addEventListener('change', () => nextPuzzle());
   $('difficulty').addEventListener('change', () => nextPuzzle());
   $('mode').addEventListener('change', () => {
