@@ -996,9 +996,8 @@ static void match_usage(FILE *out) {
       "written for fastchess parse ours; endings fastchess does not know keep our words.\n");
 }
 
-int arb_cmd_match(int argc, char **argv) {
-  signal(SIGPIPE, SIG_IGN);
-  run *r = calloc(1, sizeof *r);
+/* The command on r (the caller's, zeroed; freed by the caller, whatever way this returns). */
+static int match_run(run *r, int argc, char **argv) {
   r->rounds = 1;
   r->games_per = 1;
   r->concurrency = 1;
@@ -1249,6 +1248,14 @@ int arb_cmd_match(int argc, char **argv) {
   pthread_mutex_destroy(&r->mu);
   free(r->g);
   free(r->openings);
+  return status;
+}
+
+int arb_cmd_match(int argc, char **argv) {
+  signal(SIGPIPE, SIG_IGN);
+  run *r = calloc(1, sizeof *r);
+  if (!r) return fprintf(stderr, "arbiter match: out of memory\n"), 1;
+  int status = match_run(r, argc, argv);
   free(r);
   return status;
 }
