@@ -20,17 +20,20 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "uci.h"
 #include "util.h"
 
 static void puzzles_usage(FILE *out) {
   fprintf(out,
-          "usage: arbiter puzzles mine FILE.pgn... [-j N] [--budget NODES] -o FILE.csv\n"
+          "usage: arbiter puzzles mine FILE.pgn... [-j N] [--budget NODES] [--engine PATH\n"
+          "                            [--depth D]] -o FILE.csv\n"
           "       arbiter puzzles check FILE.csv [-j N] [--budget NODES] [--json]\n"
           "\n"
           "mine: reads the games' main lines and writes the puzzles found in them, each proven\n"
@@ -52,6 +55,13 @@ static void puzzles_usage(FILE *out) {
           "puzzle instead.  Puzzles judged by an engine (advantage, crushing) are counted as\n"
           "unchecked: nothing there is provable.\n"
           "  -j N            threads\n"
+          "  --engine PATH   a UCI engine (e.g. /usr/games/stockfish) to judge underpromotions\n"
+          "                  no mate proves: mine writes one when the engine's move is a\n"
+          "                  promotion to a knight, bishop or rook worth +3 or more and the\n"
+          "                  queen promotion at most +0.5, themed underPromotion with lichess's\n"
+          "                  advantage (+3) or crushing (+6): engine-judged, so check leaves it\n"
+          "                  unchecked\n"
+          "  --depth D       the engine's search depth (default 16)\n"
           "  --budget NODES  solver nodes per position (default: mine 2000000, check %u)\n"
           "Exit status: 0; 1 when check finds a puzzle with a second solution, none, or that\n"
           "does not read; 2 bad usage.\n",
@@ -155,7 +165,8 @@ static void opening_tags(const char *opening, char *out, size_t size) {
 /* The puzzle from the opponent's move `m0` at `before` and the solver's proven line, written
  * if it checks out.  Returns the line's solver moves (0: not taken). */
 static int take(arb_solver *s, game *g, const arb_position *before, arb_move m0,
-                const arb_solve_result *r, int ply, int extra_themes, uint64_t budget) {
+                const arb_solve_result *r, int ply, int extra_themes, uint64_t budget,
+                int engine_cp) {
   arb_puzzle p;
   memset(&p, 0, sizeof p);
   arb_fen_write(before, p.fen, sizeof p.fen, 0);
@@ -177,7 +188,13 @@ static int take(arb_solver *s, game *g, const arb_position *before, arb_move m0,
     arb_make_move(&q, m, &u);
   }
   arb_puzzle_check c;
-  if (arb_puzzle_check_record(s, &p, budget, &c) != ARB_OK || c.verdict != ARB_PUZZLE_OK) return 0;
+  memset(&c, 0, sizeof c);
+  if (engine_cp) { /* judged by the engine: nothing to prove, a one-move puzzle */
+    c.length = 1;
+    c.goal = (arb_solve_goal)-1;
+  } else if (arb_puzzle_check_record(s, &p, budget, &c) != ARB_OK || c.verdict != ARB_PUZZLE_OK) {
+    return 0;
+  }
   int k = c.length;
   if (extra_themes & (1 << T_RESCUE)) {
     if (c.goal == ARB_SOLVE_MATE) {
@@ -187,7 +204,10 @@ static int take(arb_solver *s, game *g, const arb_position *before, arb_move m0,
     }
   }
   char theme[256] = "";
-  if (c.goal == ARB_SOLVE_MATE) {
+  if (engine_cp) {
+    /* lichess's words for an engine's judgement: crushing from +6, advantage from +3 */
+    snprintf(theme, sizeof theme, "%s", engine_cp >= 600 ? "crushing" : "advantage");
+  } else if (c.goal == ARB_SOLVE_MATE) {
     snprintf(theme, sizeof theme, "mate mateIn%d", k);
     themes |= 1 << (T_MATE1 + (k < 4 ? k - 1 : 3));
   } else {
@@ -236,7 +256,49 @@ static int take(arb_solver *s, game *g, const arb_position *before, arb_move m0,
   return k;
 }
 
-static void mine_game(arb_solver *s, game *g, uint64_t budget, arb_solve_result *r) {
+/* The engine's score of p for the side to move, centipawns (a mate as +-100000). */
+static int engine_cp(uci_engine *e, const arb_position *p, int depth, arb_move *best) {
+  uci_limits lim;
+  memset(&lim, 0, sizeof lim);
+  lim.depth = depth;
+  lim.deadline_ms = 30000;
+  uci_result res;
+  memset(&res, 0, sizeof res);
+  if (uci_go(e, p, NULL, 0, p->chess960, &lim, &res) != UCI_OK || !res.has_score) return INT_MIN;
+  if (best) *best = res.move;
+  return res.mate ? (res.score > 0 ? 100000 : -100000) : res.score;
+}
+
+/* An underpromotion the engine judges the only win (it is the engine's move, worth at least
+ * +3, and the queen promotion on the same square at most +0.5): ARB_MOVE_NONE, or the move
+ * with *cp its score. */
+static arb_move underpromotion(uci_engine *e, int depth, const arb_position *q, int *cp) {
+  arb_move ms[ARB_MAX_MOVES], best = ARB_MOVE_NONE;
+  int n = arb_generate_legal(q, ms), any = 0;
+  for (int i = 0; i < n && !any; i++)
+    any = ARB_MOVE_KIND(ms[i]) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(ms[i]) != ARB_QUEEN;
+  if (!any) return ARB_MOVE_NONE;
+  int score = engine_cp(e, q, depth, &best);
+  if (score < 300 || best == ARB_MOVE_NONE || ARB_MOVE_KIND(best) != ARB_MOVE_PROMOTION ||
+      ARB_MOVE_PROMO(best) == ARB_QUEEN)
+    return ARB_MOVE_NONE;
+  arb_move queen =
+      ARB_MOVE_MAKE_SPECIAL(ARB_MOVE_FROM(best), ARB_MOVE_TO(best), ARB_MOVE_PROMOTION, ARB_QUEEN);
+  arb_position after = *q;
+  arb_undo u;
+  arb_make_move(&after, queen, &u);
+  if (arb_is_checkmate(&after) || arb_is_stalemate(&after)) {
+    if (arb_is_checkmate(&after)) return ARB_MOVE_NONE; /* the queen mates too */
+  } else {
+    int qs = engine_cp(e, &after, depth, NULL);
+    if (qs == INT_MIN || -qs > 50) return ARB_MOVE_NONE;
+  }
+  *cp = score;
+  return best;
+}
+
+static void mine_game(arb_solver *s, game *g, uint64_t budget, arb_solve_result *r, uci_engine *e,
+                      int depth) {
   static const arb_position zero;
   (void)zero;
   arb_position before = g->start;
@@ -257,13 +319,21 @@ static void mine_game(arb_solver *s, game *g, uint64_t budget, arb_solve_result 
       if (arb_solve(s, &q, ARB_SOLVE_MATE, n, near_end || traps ? budget : budget / 10, r) ==
               ARB_OK &&
           r->verdict == ARB_SOLVE_FOUND)
-        took = take(s, g, &before, g->moves[i], r, ply, traps ? 1 << T_TRAP : 0, budget);
+        took = take(s, g, &before, g->moves[i], r, ply, traps ? 1 << T_TRAP : 0, budget, 0);
       /* a rescue: far behind, the side to move forces a draw */
       if (!took &&
           arb_material(&q, (arb_color)(q.turn)) - arb_material(&q, (arb_color)(q.turn ^ 1)) <= -5 &&
           arb_solve(s, &q, ARB_SOLVE_DRAW, 3, budget / 4, r) == ARB_OK &&
           r->verdict == ARB_SOLVE_FOUND)
-        took = take(s, g, &before, g->moves[i], r, ply, 1 << T_RESCUE, budget);
+        took = take(s, g, &before, g->moves[i], r, ply, 1 << T_RESCUE, budget, 0);
+      /* an underpromotion only an engine can judge (no mate proves it) */
+      int cp = 0;
+      arb_move under = !took && e ? underpromotion(e, depth, &q, &cp) : ARB_MOVE_NONE;
+      if (under != ARB_MOVE_NONE) {
+        r->line_len = 1;
+        r->line[0] = under;
+        took = take(s, g, &before, g->moves[i], r, ply, 1 << T_UNDER, budget, cp);
+      }
       if (took) skip_until = ply + 2 * took; /* the same line, later, is not another puzzle */
     }
     before = q;
@@ -279,6 +349,8 @@ typedef struct miner {
   pthread_mutex_t mu;
   pthread_cond_t work, done;
   uint64_t budget;
+  const char *engine; /* --engine: judges underpromotions (NULL: none) */
+  int depth;
   game *cur;
   long number;
   FILE *out;
@@ -351,6 +423,18 @@ static void *mine_worker(void *arg) {
   miner *m = arg;
   arb_solver *s = arb_solver_new(0);
   arb_solve_result *r = malloc(sizeof *r);
+  uci_engine *e = NULL;
+  if (m->engine) {
+    uci_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.cmd = m->engine;
+    char err[160];
+    if (!(e = uci_start(&cfg, err, sizeof err)))
+      fprintf(stderr, "arbiter puzzles: the engine %s: %s (no engine-judged puzzles)\n", m->engine,
+              err);
+    else
+      uci_new_game(e, 0, err, sizeof err);
+  }
   for (;;) {
     pthread_mutex_lock(&m->mu);
     while (m->next >= m->n && !m->reading_done)
@@ -361,12 +445,13 @@ static void *mine_worker(void *arg) {
     }
     game *g = m->games[m->next++];
     pthread_mutex_unlock(&m->mu);
-    if (s && r) mine_game(s, g, m->budget, r);
+    if (s && r) mine_game(s, g, m->budget, r, e, m->depth);
     pthread_mutex_lock(&m->mu);
     g->plies = -1; /* mined */
     pthread_cond_broadcast(&m->done);
     pthread_mutex_unlock(&m->mu);
   }
+  if (e) uci_quit(e);
   free(r);
   arb_solver_free(s);
   return NULL;
@@ -400,8 +485,8 @@ static int cmd_mine(int argc, char **argv) {
   const char *out_path = NULL;
   int threads = 1;
   uint64_t budget = 2000000;
-  const char *files[256];
-  int nfiles = 0;
+  const char *files[256], *engine = NULL;
+  int nfiles = 0, depth = 16;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-o") && i + 1 < argc) {
@@ -417,6 +502,14 @@ static int cmd_mine(int argc, char **argv) {
       budget = strtoull(argv[++i], &end, 10);
       if (*end || budget < 1000) {
         fprintf(stderr, "arbiter puzzles: --budget wants at least 1000 nodes\n");
+        return 2;
+      }
+    } else if (!strcmp(a, "--engine") && i + 1 < argc) {
+      engine = argv[++i];
+    } else if (!strcmp(a, "--depth") && i + 1 < argc) {
+      depth = atoi(argv[++i]);
+      if (depth < 1 || depth > 60) {
+        fprintf(stderr, "arbiter puzzles: --depth takes 1 to 60\n");
         return 2;
       }
     } else if (a[0] == '-' && a[1]) {
@@ -442,6 +535,8 @@ static int cmd_mine(int argc, char **argv) {
   pthread_cond_init(&m.work, NULL);
   pthread_cond_init(&m.done, NULL);
   m.budget = budget;
+  m.engine = engine;
+  m.depth = depth;
   m.out = out;
   m.progress = isatty(2);
   fprintf(out, "%s\n", arb_puzzle_csv_header());

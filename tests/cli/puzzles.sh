@@ -39,6 +39,17 @@ check "mine finds mates" sh -c "grep -q 'mateIn2' '$T/mined.csv' && grep -q 'mat
 check "mine says the counts" grep -q "games, [0-9]* puzzles: mateIn1 [0-9]*" "$T/mine.err"
 "$A" puzzles check "$T/mined.csv" >/dev/null
 check "what was mined re-proves" test $? -eq 0
+# --engine: an underpromotion no mate proves, judged by an engine (a mock with fixed opinions:
+# d8=N+ forks king and queen for +4.5, d8=Q is 0.00), themed as lichess themes engine verdicts
+printf '[Event "fork"]\n[FEN "8/3P1k2/8/2K5/4q3/8/6P1/8 b - - 0 1"]\n[SetUp "1"]\n\n1... Qe6 2. d8=N+ *\n' >"$T/fork.pgn"
+"$A" puzzles mine "$T/fork.pgn" --engine "$top/tests/cli/mock-judge.sh" -o "$T/fork.csv" 2>"$T/fork.err"
+check "--engine: the underpromotion, engine-judged" grep -q ",e4e6 d7d8n,.*advantage underPromotion oneMove endgame" "$T/fork.csv"
+"$A" puzzles check "$T/fork.csv" >"$T/fork.out"
+check "check leaves the engine's verdict unchecked" grep -q "1 unchecked" "$T/fork.out"
+"$A" puzzles mine "$T/fork.pgn" -o "$T/fork0.csv" 2>/dev/null
+check "without --engine no such puzzle" test "$(wc -l <"$T/fork0.csv")" -eq 1
+"$A" puzzles mine "$T/fork.pgn" --engine /nonexistent/engine -o "$T/fork1.csv" 2>"$T/fork1.err"
+check "an engine that does not start is said" grep -q "the engine /nonexistent/engine" "$T/fork1.err"
 "$A" puzzles mine 2>/dev/null
 check "mine without files: exit 2" test $? -eq 2
 "$A" puzzles frobnicate 2>/dev/null
