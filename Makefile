@@ -20,13 +20,15 @@
 #   make test-fresh the clean-room test (root, many minutes): a fresh Debian bookworm made by
 #                   debootstrap in build/fresh, a clean clone of HEAD in it, .ci/run and make run
 #                   there (scripts/test-fresh.sh --help)
+#   make test-fresh-deb  the same, then make deb there and the packages installed and serving
+#                   the page on a second fresh system
 #   make format     clang-format every C file in place
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 60
 JOBS ?= 2
 SANITIZER_PERFT_NODES ?= 1000000
 
-.PHONY: all build run test test-release test-asan test-fresh bench fuzz install deb test-deep test-crash format deps clean
+.PHONY: all build run test test-release test-asan test-fresh test-fresh-deb bench fuzz install deb test-deep test-crash format deps clean
 
 all: build
 
@@ -62,6 +64,10 @@ test-asan:
 
 test-fresh:
 	sh scripts/test-fresh.sh
+
+# the same, then `make deb` there and the packages installed on a second fresh system
+test-fresh-deb:
+	ARBITER_FRESH_DEB=1 sh scripts/test-fresh.sh
 
 # The long crash test: 60 kill -9 restarts under 40 games (minutes).
 test-crash: build
