@@ -19,7 +19,7 @@ for what in "${@:-build}"; do
   bench) want="$want stockfish pgn-extract" ;;
   fuzz) want="$want clang libclang-rt-dev" ;;
   fresh) want="$want debootstrap curl git" ;;
-  deb) want="$want debhelper dpkg-dev lintian" ;;
+  deb) want="$want build-essential debhelper dpkg-dev fakeroot lintian" ;;
   *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
   esac
 done
