@@ -66,13 +66,6 @@ void srv_diags_free(srv_diags *d) {
   free(d);
 }
 
-static uint64_t rnd(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
 static int was_asked(const tdiag *s, int kind, long index) {
   for (int i = 0; i < s->nasked; i++)
     if (s->asked[i] == kind * 1000000L + index) return 1;
@@ -83,36 +76,25 @@ static const char *side(int c) { return c == ARB_WHITE ? "White" : "Black"; }
 
 /* ---- choosing the question ---- */
 
-static int pick_quiz(srv_trainer *t, tdiag *s) {
+/* A quiz item (rules) or a puzzle (tactics) not asked yet: the most informative of a random
+ * sample of the bank. */
+static int pick_item(srv_trainer *t, tdiag *s, arb_diag_area area) {
+  int kind = area == ARB_DIAG_RULES ? K_QUIZ : K_TACTIC;
+  long pool = kind == K_QUIZ ? t->nquiz : t->npuzzles;
   arb_irt_item c[CANDIDATES];
   long idx[CANDIDATES];
   int n = 0;
-  for (int tries = 0; tries < 4 * CANDIDATES && n < CANDIDATES && t->nquiz; tries++) {
-    long i = (long)(rnd(&s->seed) % (uint64_t)t->nquiz);
-    if (was_asked(s, K_QUIZ, i)) continue;
-    c[n] =
-        arb_diag_quiz_item((int)json_integer_value(json_object_get(t->quiz[i].item, "difficulty")));
+  for (int tries = 0; tries < 4 * CANDIDATES && n < CANDIDATES && pool; tries++) {
+    long i = (long)(arb_select_rand(&s->seed) % (uint64_t)pool);
+    if (was_asked(s, kind, i) || (kind == K_TACTIC && t->puzzles[i].nline < 2)) continue;
+    c[n] = kind == K_QUIZ ? arb_diag_quiz_item((int)json_integer_value(
+                                json_object_get(t->quiz[i].item, "difficulty")))
+                          : arb_diag_puzzle_item(t->puzzles[i].p.rating);
     idx[n++] = i;
   }
-  int k = arb_diag_pick(&s->d, ARB_DIAG_RULES, c, n);
+  int k = arb_diag_pick(&s->d, area, c, n);
   if (k < 0) return -1;
-  s->kind = K_QUIZ, s->index = idx[k], s->irt = c[k];
-  return 0;
-}
-
-static int pick_tactic(srv_trainer *t, tdiag *s) {
-  arb_irt_item c[CANDIDATES];
-  long idx[CANDIDATES];
-  int n = 0;
-  for (int tries = 0; tries < 4 * CANDIDATES && n < CANDIDATES && t->npuzzles; tries++) {
-    long i = (long)(rnd(&s->seed) % (uint64_t)t->npuzzles);
-    if (was_asked(s, K_TACTIC, i) || t->puzzles[i].nline < 2) continue;
-    c[n] = arb_diag_puzzle_item(t->puzzles[i].p.rating);
-    idx[n++] = i;
-  }
-  int k = arb_diag_pick(&s->d, ARB_DIAG_TACTICS, c, n);
-  if (k < 0) return -1;
-  s->kind = K_TACTIC, s->index = idx[k], s->irt = c[k];
+  s->kind = kind, s->index = idx[k], s->irt = c[k];
   return 0;
 }
 
@@ -121,14 +103,15 @@ static int pick_endgame(srv_diags *g, tdiag *s) {
   arb_diag_endgame c[ARB_DIAG_ENDGAME_CANDIDATES];
   arb_irt_item irt[ARB_DIAG_ENDGAME_CANDIDATES];
   const arb_endgame *const tables[3] = {g->eg[EG_KQK], g->eg[EG_KRK], g->eg[EG_KPK]};
-  int n = arb_diag_endgames(tables, rnd(&s->seed), c);
+  int n = arb_diag_endgames(tables, arb_select_rand(&s->seed), c);
   for (int i = 0; i < n; i++)
     irt[i] = c[i].irt;
   int k = arb_diag_pick(&s->d, ARB_DIAG_ENDGAMES, irt, n);
   if (k < 0) return -1;
   s->kind = c[k].kind == ARB_DIAG_DRILL ? K_DRILL : K_KPK;
   s->table = c[k].table, s->irt = c[k].irt, s->pos = c[k].pos, s->kpk_win = c[k].win;
-  s->index = (long)(rnd(&s->seed) % 1000000); /* not repeated: positions are drawn anew */
+  s->index =
+      (long)(arb_select_rand(&s->seed) % 1000000); /* not repeated: positions are drawn anew */
   if (s->kind == K_DRILL) arb_drill_start(&s->drill, g->eg[s->table], &s->pos, DRILL_SLACK);
   return 0;
 }
@@ -259,9 +242,7 @@ static int next_question(srv_trainer *t, tdiag *s) {
   for (;;) {
     arb_diag_area a = arb_diag_next_area(&s->d);
     if (a == ARB_DIAG_AREAS) return 1;
-    int r = a == ARB_DIAG_RULES     ? pick_quiz(t, s)
-            : a == ARB_DIAG_TACTICS ? pick_tactic(t, s)
-                                    : pick_endgame(t->diags, s);
+    int r = a == ARB_DIAG_ENDGAMES ? pick_endgame(t->diags, s) : pick_item(t, s, a);
     if (!r) {
       if (s->nasked < ARB_DIAG_MAX) s->asked[s->nasked++] = s->kind * 1000000L + s->index;
       return 0;

@@ -153,29 +153,8 @@ static char *answer_line(eg_ctx *c, const char *line, size_t len, long lineno, i
   return text;
 }
 
-static void answer_stream(eg_ctx *c, FILE *in) {
-  char *line = NULL;
-  size_t cap = 0;
-  long len, lineno = 0;
-  int too_long;
-  while ((len = arb_tool_read_line(in, &line, &cap, MAX_LINE, &too_long)) >= 0) {
-    lineno++;
-    long b = 0;
-    while (b < len && (line[b] == ' ' || line[b] == '\t'))
-      b++;
-    if (!too_long && (b == len || line[b] == '#')) continue;
-    char *text = answer_line(c, line, (size_t)len, lineno, too_long);
-    if (text) {
-      puts(text);
-      free(text);
-    } else {
-      c->errors++;
-      printf("{\"input\":%ld,\"error\":{\"code\":\"no_memory\",\"message\":\"out of memory\"}}\n",
-             lineno);
-    }
-    fflush(stdout);
-  }
-  free(line);
+static char *answer_one(void *ctx, const char *line, size_t len, long lineno, int too_long) {
+  return answer_line(ctx, line, len, lineno, too_long);
 }
 
 static json_t *side_stats(const arb_endgame_stats *s, int k) {
@@ -249,7 +228,7 @@ int arb_cmd_endgame(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   int rc = 0;
   if (first_file >= argc) {
-    answer_stream(&c, stdin);
+    arb_tool_answer_stream(stdin, MAX_LINE, 1, answer_one, &c);
   } else {
     for (int i = first_file; i < argc; i++) {
       FILE *in = strcmp(argv[i], "-") ? fopen(argv[i], "r") : stdin;
@@ -259,7 +238,7 @@ int arb_cmd_endgame(int argc, char **argv) {
         continue;
       }
       c.file = argv[i];
-      answer_stream(&c, in);
+      arb_tool_answer_stream(in, MAX_LINE, 1, answer_one, &c);
       if (in != stdin) fclose(in);
     }
   }

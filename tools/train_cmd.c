@@ -649,7 +649,7 @@ static int run_diagnostic(const train_opts *o) {
     printf("\nQuestion %d (%s)\n", d.n + 1, area_words[a]);
     if (a == ARB_DIAG_RULES || a == ARB_DIAG_TACTICS) {
       for (int tries = 0; tries < 200 && n < 48; tries++) {
-        long i = (long)(arb_tool_rand(&seed) % (uint64_t)(a == ARB_DIAG_RULES ? nq : np));
+        long i = (long)(arb_select_rand(&seed) % (uint64_t)(a == ARB_DIAG_RULES ? nq : np));
         int dup = 0;
         for (int k = 0; k < n; k++)
           dup |= idx[k] == i;
@@ -712,7 +712,7 @@ static int run_diagnostic(const train_opts *o) {
       continue;
     }
     arb_diag_endgame e[ARB_DIAG_ENDGAME_CANDIDATES];
-    n = arb_diag_endgames(tables, arb_tool_rand(&seed), e);
+    n = arb_diag_endgames(tables, arb_select_rand(&seed), e);
     for (int i = 0; i < n; i++)
       c[i] = e[i].irt;
     int k = arb_diag_pick(&d, a, c, n);

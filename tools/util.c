@@ -82,11 +82,16 @@ long arb_tool_read_line(FILE *in, char **buf, size_t *cap, size_t max, int *too_
 }
 
 int arb_tool_answer_lines(size_t max_line, int skip_comments, arb_line_answer answer, void *ctx) {
+  return arb_tool_answer_stream(stdin, max_line, skip_comments, answer, ctx);
+}
+
+int arb_tool_answer_stream(FILE *in, size_t max_line, int skip_comments, arb_line_answer answer,
+                           void *ctx) {
   char *line = NULL;
   size_t cap = 0;
   long len, lineno = 0;
   int too_long;
-  while ((len = arb_tool_read_line(stdin, &line, &cap, max_line, &too_long)) >= 0) {
+  while ((len = arb_tool_read_line(in, &line, &cap, max_line, &too_long)) >= 0) {
     lineno++;
     long b = 0;
     while (b < len && (line[b] == ' ' || line[b] == '\t'))
@@ -180,11 +185,4 @@ arb_status arb_tool_pgn_read(FILE *in, const arb_pgn_options *opts, const arb_pg
   if (st == ARB_OK) st = s;
   arb_pgn_reader_free(r);
   return st;
-}
-
-uint64_t arb_tool_rand(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
 }

@@ -64,6 +64,9 @@ typedef char *(*arb_line_answer)(void *ctx, const char *line, size_t len, long l
  * NULL answer is replaced by an out-of-memory error object; an empty one ("") writes nothing,
  * not even the newline.  Returns 0. */
 int arb_tool_answer_lines(size_t max_line, int skip_comments, arb_line_answer answer, void *ctx);
+/* The same loop over any stream (a file named on the command line). */
+int arb_tool_answer_stream(FILE *in, size_t max_line, int skip_comments, arb_line_answer answer,
+                           void *ctx);
 
 /* A data file of the trainer ("puzzles/starter.csv") when no flag names it: in a source tree
  * (data/...), else installed beside the program (PREFIX/share/arbiter/...), else where the
@@ -72,9 +75,6 @@ const char *arb_tool_data_file(const char *rel, char *buf, size_t size);
 
 /* mkdir -p of a folder's path (0700 for new ones): 0, or -1 (errno says why). */
 int arb_tool_make_dirs(const char *path);
-
-/* The next of a seeded pseudo-random sequence (splitmix64; *state advances). */
-uint64_t arb_tool_rand(uint64_t *state);
 
 /* Monotonic time in seconds, for timing output. */
 double arb_tool_now(void);

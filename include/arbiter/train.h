@@ -203,6 +203,9 @@ typedef struct arb_select_item {
  * lowest index.  -1 when there are none.  `seed` breaks ties among equally near items so two
  * learners do not get the same order (0: lowest index). */
 ARB_API int arb_select_next(const arb_select_item *items, int n, double target, uint64_t seed);
+/* The next of the seeded sequence the trainer's choosers draw from (splitmix64: the same seed,
+ * the same sequence; *state advances). */
+ARB_API uint64_t arb_select_rand(uint64_t *state);
 
 /* ---- the diagnostic: item response theory ---- */
 

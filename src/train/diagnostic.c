@@ -155,13 +155,6 @@ arb_status arb_drill_move(arb_drill *d, const arb_endgame *eg, arb_move m) {
   return ARB_OK;
 }
 
-static uint64_t mix(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
 arb_status arb_drill_position(const arb_endgame *eg, int lo, int hi, uint64_t seed,
                               arb_position *out) {
   const char *mat = eg ? arb_endgame_material(eg) : NULL;
@@ -179,7 +172,7 @@ arb_status arb_drill_position(const arb_endgame *eg, int lo, int hi, uint64_t se
       arb_piece_type t = (arb_piece_type)(ARB_PAWN + (l - "PNBRQK"));
       int sq, guard = 0;
       do {
-        sq = (int)(mix(&seed) % 64);
+        sq = (int)(arb_select_rand(&seed) % 64);
       } while ((p.board[sq] || (t == ARB_PAWN && (sq < 8 || sq >= 56))) && ++guard < 64);
       if (guard >= 64)
         ok = 0;
@@ -212,7 +205,8 @@ int arb_diag_endgames(const arb_endgame *const tables[3], uint64_t seed, arb_dia
     const arb_endgame *eg = tables[drills[i].table];
     arb_position p;
     arb_endgame_result r;
-    if (!eg || arb_drill_position(eg, drills[i].lo, drills[i].hi, mix(&seed), &p) != ARB_OK ||
+    if (!eg ||
+        arb_drill_position(eg, drills[i].lo, drills[i].hi, arb_select_rand(&seed), &p) != ARB_OK ||
         arb_endgame_probe(eg, &p, &r) != ARB_OK)
       continue;
     out[n++] = (arb_diag_endgame){ARB_DIAG_DRILL,
@@ -226,7 +220,7 @@ int arb_diag_endgames(const arb_endgame *const tables[3], uint64_t seed, arb_dia
     for (int tries = 0; tries < 4000; tries++) {
       int sq[3];
       for (int k = 0; k < 3; k++)
-        sq[k] = (int)(mix(&seed) % 64);
+        sq[k] = (int)(arb_select_rand(&seed) % 64);
       if (sq[0] == sq[1] || sq[0] == sq[2] || sq[1] == sq[2] || sq[2] < 8 || sq[2] >= 56) continue;
       arb_position p;
       arb_position_clear(&p);

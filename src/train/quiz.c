@@ -17,6 +17,7 @@
 #include "arbiter/quiz.h"
 #include "arbiter/referee.h"
 #include "arbiter/status.h"
+#include "arbiter/train.h"
 
 /* ---- names ---- */
 
@@ -331,12 +332,7 @@ typedef struct gen {
   const arb_quiz_options *o;
 } gen;
 
-static uint64_t rnd(gen *g) {
-  uint64_t z = (g->s += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
+static uint64_t rnd(gen *g) { return arb_select_rand(&g->s); }
 static int rn(gen *g, int n) { return n > 0 ? (int)(rnd(g) % (uint64_t)n) : 0; }
 
 /* A random position of a real game (chess960: 1 Chess960 games only, 0 standard only, -1

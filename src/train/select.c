@@ -18,6 +18,13 @@ double arb_select_window(double target, int compromise) {
   return (100.0 + fabs(1500.0 - target) / 4.0) * c;
 }
 
+uint64_t arb_select_rand(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
 static uint64_t mixbits(uint64_t x) {
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdu;

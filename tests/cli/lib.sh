@@ -24,3 +24,17 @@ need() {
     exit 1
   fi
 }
+# For the tests of terminal programs in tmux (the session's name in $S): the screen and its
+# history; wait_for TEXT waits until the screen shows it (up to 20 s; the screen is printed when
+# it does not); key TEXT types it and Enter.
+screen() { tmux capture-pane -p -t "$S" -S -300; }
+wait_for() {
+  i=0
+  while [ $i -lt 200 ]; do
+    screen | grep -q -- "$1" && return 0
+    sleep 0.1
+    i=$((i + 1))
+  done
+  echo "--- screen:"; screen; return 1
+}
+key() { tmux send-keys -t "$S" "$1" Enter; }

@@ -13,18 +13,6 @@ need /usr/games/toga2 toga2
 need /usr/games/stockfish stockfish
 S="arbiter-play-test-$$"
 export TERM="${TERM:-xterm}"
-screen() { tmux capture-pane -p -t "$S" -S -200; }
-# waits until the screen shows TEXT (up to 20 s)
-wait_for() {
-  i=0
-  while [ $i -lt 200 ]; do
-    screen | grep -q -- "$1" && return 0
-    sleep 0.1
-    i=$((i + 1))
-  done
-  echo "--- screen:"; screen; return 1
-}
-key() { tmux send-keys -t "$S" "$1" Enter; }
 tmux new-session -d -s "$S" -x 100 -y 50 \
   "$A play --engine /usr/games/toga2 --option OwnBook=false --depth 3 --tc 5+3 --rules fide --pgn $T/game.pgn; sleep 30"
 trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT

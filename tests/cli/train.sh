@@ -15,17 +15,6 @@ top=$(cd "$2" && pwd)
 need tmux tmux
 S="arbiter-train-test-$$"
 export TERM="${TERM:-xterm}" XDG_DATA_HOME="$T/xdg"
-screen() { tmux capture-pane -p -t "$S" -S -300; }
-wait_for() {
-  i=0
-  while [ $i -lt 200 ]; do
-    screen | grep -q -- "$1" && return 0
-    sleep 0.1
-    i=$((i + 1))
-  done
-  echo "--- screen:"; screen; return 1
-}
-key() { tmux send-keys -t "$S" "$1" Enter; }
 trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 
 # one mate in two of the starter set: after Qe3, ...Rxh2+ Kxh2 Rh8#
