@@ -1,6 +1,6 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * fuzz_engine.c: libFuzzer target for what a UCI engine says (tools/uci.c): `info` lines and
+ * fuzz_engine.c: libFuzzer target for what a UCI engine says (engine/uci.c): `info` lines and
  * `bestmove` lines, the parsers `arbiter match` and `arbiter play` run on every line an engine
  * prints.
  *

@@ -1,6 +1,6 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * test_uci.c: what the UCI client (tools/uci.c) makes of an engine's lines, against the UCI
+ * test_uci.c: what the UCI client (engine/uci.c) makes of an engine's lines, against the UCI
  * protocol's own definitions (the "Description of the universal chess interface", April 2006):
  * `info` fields (a multipv line other than the first ignored, a bound score only a fallback),
  * `bestmove` with the reason for each refusal, and the legal prefix of a PV.

@@ -1,6 +1,6 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * play_cmd.c: `arbiter play` — a game in the terminal against a UCI engine (tools/uci.c) or a
+ * play_cmd.c: `arbiter play` — a game in the terminal against a UCI engine (engine/uci.c) or a
  * second person at the same keyboard, decided by the library's referee (arbiter/referee.h):
  * clocks in real time under any time control (a flag falls the moment it is down), moves in SAN
  * or UCI with the referee's reason when one is refused, offers, claims with an intended move,
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "arbiter/arbiter.h"
+#include "level.h"
 #include "uci.h"
 #include "util.h"
 
@@ -345,15 +346,11 @@ int arb_cmd_play(int argc, char **argv) {
   if (engine) {
     p.human[!me] = 0;
     if (level) {
-      /* lichess's levels (fishnet): Skill Level, movetime and depth; its negative skill
-       * levels need fishnet's Stockfish, so they become 0, Stockfish's weakest */
-      static const int skills[8] = {-9, -5, -1, 3, 7, 11, 16, 20};
-      static const int movetimes[8] = {50, 100, 150, 200, 300, 400, 500, 1000};
-      static const int depths[8] = {5, 5, 5, 5, 5, 8, 13, 22};
-      snprintf(skill, sizeof skill, "%d", skills[level - 1] < 0 ? 0 : skills[level - 1]);
+      const eng_level *lv = eng_level_get(level);
+      snprintf(skill, sizeof skill, "%d", lv->skill);
       opts[nopts++] = (uci_option){"Skill Level", skill};
-      p.fixed.movetime = movetimes[level - 1];
-      p.fixed.depth = depths[level - 1];
+      p.fixed.movetime = lv->movetime_ms;
+      p.fixed.depth = lv->depth;
     }
     if (elo) {
       opts[nopts++] = (uci_option){"UCI_LimitStrength", "true"};

@@ -1,18 +1,18 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * uci.h: a UCI engine client for `arbiter match` and `arbiter play` (tools level: process
- * handling stays out of the library).  One engine process per uci_engine: spawned with pipes in
- * its own process group and working folder, handshake with timeouts, options, new games,
- * positions as FEN plus moves, `go` from an arb_clock or a fixed limit, `info` parsed, the
- * `bestmove` checked against the rules, `stop`, `quit`, and a kill of the whole group when the
- * engine stalls (../shared/docs/ENGINES.md 6.5).
+ * uci.h: the one UCI engine client, for `arbiter match`, `arbiter play` and the play server's
+ * computer opponent (front-end level, engine/: process handling stays out of the library).  One
+ * engine process per uci_engine: spawned with pipes in its own process group and working folder,
+ * handshake with timeouts, options, new games, positions as FEN plus moves, `go` from an arb_clock
+ * or a fixed limit, `info` parsed, the `bestmove` checked against the rules, `stop`, `quit`, and a
+ * kill of the whole group when the engine stalls (../shared/docs/ENGINES.md 6.5).
  *
  * Ownership: uci_start returns an engine the caller ends with uci_quit (which frees it).  Not
  * thread-safe per engine; different engines are independent.  Errors: every call that can fail
  * returns a uci_status and writes a message naming what went wrong.
  */
-#ifndef ARB_TOOLS_UCI_H
-#define ARB_TOOLS_UCI_H
+#ifndef ARB_ENGINE_UCI_H
+#define ARB_ENGINE_UCI_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -59,6 +59,9 @@ int uci_has_option(const uci_engine *e, const char *name);
 /* The option's value: the one we set, else the engine's declared default ("" when it has none);
  * NULL when the engine did not declare the option.  Owned by the engine. */
 const char *uci_option_value(const uci_engine *e, const char *name);
+/* `setoption` between searches, only when the engine declared the option and its value
+ * differs (UCI_OK: set or nothing to do; UCI_CRASHED: the pipe broke). */
+uci_status uci_set_option(uci_engine *e, const char *name, const char *value);
 /* ucinewgame (+ UCI_Chess960 when the engine has it) and isready. */
 uci_status uci_new_game(uci_engine *e, int chess960, char *err, size_t errlen);
 

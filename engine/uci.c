@@ -6,7 +6,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "uci.h"
-#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +23,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 #define LINE_MAX_BYTES 65536
 #define MAX_OPTIONS 128
@@ -125,7 +130,7 @@ static int read_line(uci_engine *e, char *out, size_t outlen, int64_t deadline) 
       return 1;
     }
     if (e->dead) return -1;
-    int64_t left = deadline < 0 ? -1 : deadline - arb_tool_now_ms();
+    int64_t left = deadline < 0 ? -1 : deadline - now_ms();
     if (deadline >= 0 && left <= 0) return 0;
     struct pollfd pf[2] = {{e->out, POLLIN, 0}, {e->err, POLLIN, 0}};
     int r = poll(pf, 2, left < 0 ? -1 : (int)(left > 1000000 ? 1000000 : left));
@@ -154,7 +159,7 @@ static int read_line(uci_engine *e, char *out, size_t outlen, int64_t deadline) 
 /* Waits for a line equal to `want` (or starting with it and a blank when prefix). */
 static uci_status wait_for(uci_engine *e, const char *want, int64_t timeout_ms, char *line,
                            size_t linelen) {
-  int64_t deadline = arb_tool_now_ms() + timeout_ms;
+  int64_t deadline = now_ms() + timeout_ms;
   for (;;) {
     int r = read_line(e, line, linelen, deadline);
     if (r < 0) return UCI_CRASHED;
@@ -259,7 +264,7 @@ uci_engine *uci_start(const uci_config *cfg, char *err, size_t errlen) {
     }
   }
   char line[LINE_MAX_BYTES + 1];
-  int64_t deadline = arb_tool_now_ms() + (cfg->startup_ms > 0 ? cfg->startup_ms : 10000);
+  int64_t deadline = now_ms() + (cfg->startup_ms > 0 ? cfg->startup_ms : 10000);
   if (send_line(e, "uci")) goto crashed;
   for (;;) {
     int r = read_line(e, line, sizeof line, deadline);
@@ -345,6 +350,17 @@ const char *uci_option_value(const uci_engine *e, const char *name) {
   for (int i = 0; i < e->noptions; i++)
     if (!strcasecmp(e->options[i], name)) return e->values[i];
   return NULL;
+}
+
+uci_status uci_set_option(uci_engine *e, const char *name, const char *value) {
+  const char *now = uci_option_value(e, name);
+  if (!now) return UCI_OK;
+  if (!strcmp(now, value)) return UCI_OK;
+  if (send_line(e, "setoption name %s value %s", name, value)) return UCI_CRASHED;
+  for (int k = 0; k < e->noptions; k++)
+    if (!strcasecmp(e->options[k], name))
+      snprintf(e->values[k], sizeof e->values[k], "%.63s", value);
+  return UCI_OK;
 }
 
 uci_status uci_new_game(uci_engine *e, int chess960, char *err, size_t errlen) {
@@ -570,7 +586,7 @@ static int send_go(uci_engine *e, const uci_limits *lim, int ponder) {
  * deadline `stop`, then the grace; none then: stalled, killed. */
 static uci_status wait_bestmove(uci_engine *e, const arb_position *pos, int chess960,
                                 const uci_limits *lim, uci_result *out) {
-  int64_t t0 = arb_tool_now_ms();
+  int64_t t0 = now_ms();
   /* a watchdog even for depth/nodes limits (fastchess #1029): a minute beyond nothing */
   int64_t deadline = lim->deadline_ms > 0 ? t0 + lim->deadline_ms : t0 + 60000 + lim->movetime;
   char line[LINE_MAX_BYTES + 1];
@@ -579,7 +595,7 @@ static uci_status wait_bestmove(uci_engine *e, const arb_position *pos, int ches
     int r = read_line(e, line, sizeof line, deadline);
     if (r < 0) {
       snprintf(out->message, sizeof out->message, "the engine exited during its search");
-      out->elapsed_ms = arb_tool_now_ms() - t0;
+      out->elapsed_ms = now_ms() - t0;
       return out->status = UCI_CRASHED;
     }
     if (r == 0) {
@@ -591,10 +607,10 @@ static uci_status wait_bestmove(uci_engine *e, const arb_position *pos, int ches
         out->status = UCI_TIMEOUT;
         return UCI_TIMEOUT;
       }
-      out->elapsed_ms = arb_tool_now_ms() - t0;
+      out->elapsed_ms = now_ms() - t0;
       send_line(e, "stop");
       stopped = 1;
-      deadline = arb_tool_now_ms() + e->stop_grace;
+      deadline = now_ms() + e->stop_grace;
       continue;
     }
     if (!strncmp(line, "info ", 5)) {
@@ -602,7 +618,7 @@ static uci_status wait_bestmove(uci_engine *e, const arb_position *pos, int ches
       continue;
     }
     if (strncmp(line, "bestmove", 8) || (line[8] && line[8] != ' ')) continue;
-    if (!stopped) out->elapsed_ms = arb_tool_now_ms() - t0;
+    if (!stopped) out->elapsed_ms = now_ms() - t0;
     if (stopped) {
       if (lim->timed)
         snprintf(out->message, sizeof out->message, "no bestmove within its time (%lld ms)",
