@@ -60,16 +60,37 @@ srv_game *srv_game_new(srv_server *sv, const srv_game_row *row) {
   g->tags[n++] = (arb_ref_tag){"Event", "Arbiter game"};
   if (g->site[0]) g->tags[n++] = (arb_ref_tag){"Site", g->site};
   g->tags[n++] = (arb_ref_tag){"Date", g->date};
-  g->tags[n++] = (arb_ref_tag){"White", "White"};
-  g->tags[n++] = (arb_ref_tag){"Black", "Black"};
+  g->tags[n++] = (arb_ref_tag){"White", g->tag_names[ARB_WHITE]};
+  g->tags[n++] = (arb_ref_tag){"Black", g->tag_names[ARB_BLACK]};
   g->tags[n++] = (arb_ref_tag){"GameId", g->row.id};
   g->setup.tags = g->tags;
   g->setup.tag_count = n;
+  srv_game_name_tags(sv, g);
+  if (row->computer) { /* the computer's seat is always there */
+    g->seen[row->computer - 1] = 1;
+    g->connected[row->computer - 1] = 1;
+  }
   g->rematch_offer = -1;
   g->last_id[0] = g->last_id[1] = -1;
   for (int c = 0; c < 2; c++)
     srv_bucket_init(&g->offers[c], 3, 0);
   return g;
+}
+
+void srv_game_name_tags(srv_server *sv, srv_game *g) {
+  for (int c = 0; c < 2; c++) {
+    char *t = g->tag_names[c];
+    size_t size = sizeof g->tag_names[c];
+    if (g->row.computer == c + 1) {
+      char prog[24];
+      const char *e = sv->cfg.engine ? strrchr(sv->cfg.engine, '/') : NULL;
+      snprintf(prog, sizeof prog, "%s", e ? e + 1 : sv->cfg.engine ? sv->cfg.engine : "Computer");
+      if (prog[0] >= 'a' && prog[0] <= 'z') prog[0] = (char)(prog[0] - 'a' + 'A');
+      snprintf(t, size, "%s level %d", prog, g->row.level);
+    } else {
+      snprintf(t, size, "%s", g->row.name[c][0] ? g->row.name[c] : c ? "Black" : "White");
+    }
+  }
 }
 
 void srv_game_free(srv_server *sv, srv_game *g) {
@@ -129,6 +150,10 @@ void srv_game_view(srv_game *g, int viewer, int64_t now, srv_view *v) {
   v->rematch_offer = g->rematch_offer;
   v->rematch_id = g->row.rematch_id[0] ? g->row.rematch_id : NULL;
   v->server_ms = now;
+  v->computer = g->row.computer;
+  v->level = g->row.level;
+  for (int c = 0; c < 2; c++)
+    v->names[c] = g->row.computer == c + 1 || g->row.name[c][0] ? g->tag_names[c] : NULL;
 }
 
 void srv_game_rearm(srv_server *sv, srv_game *g) {
@@ -384,6 +409,7 @@ void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session 
     }
   }
   srv_game_rearm(sv, g);
+  if (g->row.computer && (ok || d.ended)) srv_computer_turn(sv, g, ev->t);
 }
 
 void srv_game_start(srv_server *sv, srv_game *g, int64_t t) {

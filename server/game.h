@@ -51,7 +51,16 @@ typedef struct srv_game {
   uint8_t rematch_key[2][SRV_SHA256_BYTES]; /* a seat's mask key, known once it asked */
   int has_rematch_key[2];
   int64_t idle_since_ms; /* no session attached since */
-  srv_jw sans;           /* the SAN list as JSON without its "]", grown with the game */
+  /* the computer's seat (row.computer), computer.c: */
+  uint64_t think_seq; /* the question asked last (answers to others are stale) */
+  int thinking;       /* waiting for that answer */
+  int think_failures; /* answers in a row without a move */
+  int comp_scores[8]; /* its last evaluations, its own point of view, newest first (cp; a
+                         mate is +-100000) */
+  int ncomp_scores;
+  int comp_offer_ply;                   /* the ply of its last draw offer (0 none) */
+  char tag_names[2][SRV_NAME_MAX + 32]; /* the White and Black tags */
+  srv_jw sans; /* the SAN list as JSON without its "]", grown with the game */
   int sans_ply;
   int ended_stored;
   srv_bucket offers[2];   /* each seat's draw offers */
@@ -104,6 +113,13 @@ char *srv_game_history(srv_game *g);
 /* The recipient's view of the game (valid until the game changes; it brings the game's SAN
  * list JSON up to date). */
 void srv_game_view(srv_game *g, int viewer, int64_t now, srv_view *v);
+/* The White/Black tags from the names (before the referee's game starts). */
+void srv_game_name_tags(srv_server *sv, srv_game *g);
+/* computer.c: after anything changed a game with the computer in a seat — it answers a draw
+ * offer, and asks the engine for a move when it is its turn (srv_io.think). */
+void srv_computer_turn(srv_server *sv, srv_game *g, int64_t now);
+/* computer.c: the engine's answer to the game's question (stale ones are dropped). */
+void srv_computer_answer(srv_server *sv, srv_game *g, const srv_thought *a, int64_t now);
 /* Re-arms the transport's timer from the referee's deadline. */
 void srv_game_rearm(srv_server *sv, srv_game *g);
 /* One log line. */

@@ -369,6 +369,11 @@ static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
     srv_jw_key(w, color_name(c));
     srv_jw_open(w, '{');
     srv_jw_kbool(w, "connected", v->connected[c]);
+    if (v->names[c] && v->names[c][0]) srv_jw_kstr(w, "name", v->names[c]);
+    if (v->computer == c + 1) {
+      srv_jw_kbool(w, "computer", 1);
+      srv_jw_kint(w, "level", v->level);
+    }
     srv_jw_close(w, '}');
   }
   srv_jw_close(w, '}');

@@ -95,6 +95,9 @@ typedef struct srv_view {
   int rematch_offer;          /* the seat that offered a rematch, -1 */
   const char *rematch_id;     /* the rematch's game id, or NULL */
   int64_t server_ms;          /* the server's time now, for the clocks */
+  int computer;               /* 0, or 1 + the seat the computer plays */
+  int level;                  /* its level */
+  const char *names[2];       /* the players' names (the computer's too), NULL or "" none */
   /* The SAN list as JSON ("[...]" of ply_json plies), kept by the game so that it is not
    * written again with every move; NULL: written from the referee's game. */
   const char *moves_json;

@@ -15,6 +15,7 @@
 #define ARB_WEB_DIR "/usr/local/share/arbiter/web"
 #endif
 
+#include "pool.h"
 #include "transport.h"
 #include "util.h"
 
@@ -43,6 +44,9 @@ static void serve_usage(FILE *out) {
           "  --puzzles FILE  the trainer's puzzles (lichess's CSV; default the starter set,\n"
           "                  data/puzzles/starter.csv or PREFIX/share/arbiter/puzzles)\n"
           "  --quiz FILE     the trainer's quiz bank (default data/quiz/bank.jsonl, or installed)\n"
+          "  --engine PATH   the computer opponent's UCI engine (default stockfish, on PATH or\n"
+          "                  in /usr/games); --no-engine: no computer opponent\n"
+          "  --engines N     engine processes at most, one search each at a time [2]\n"
           "  --origin URL    the page's origin WebSockets and POSTs must come from (default:\n"
           "                  the request's own host); clients without an Origin need a seat\n"
           "                  token to play\n"
@@ -138,7 +142,9 @@ int arb_cmd_serve(int argc, char **argv) {
   cfg.offers_per_minute = SRV_OFFERS_PER_MINUTE;
   cfg.unstarted_ttl_ms = SRV_UNSTARTED_TTL_MS;
   cfg.min_time_ms = SRV_MIN_TIME_MS;
-  const char *db = NULL, *export_path = NULL, *state_dir = NULL;
+  const char *db = NULL, *export_path = NULL, *state_dir = NULL, *engine = "stockfish";
+  char engine_buf[PATH_MAX];
+  opt.engines = 2;
   struct stat st;
   char page_buf[PATH_MAX], state_buf[PATH_MAX], db_buf[PATH_MAX + 16];
   opt.static_dir = default_page(page_buf, sizeof page_buf);
@@ -166,6 +172,12 @@ int arb_cmd_serve(int argc, char **argv) {
       opt.puzzles = argv[++i];
     } else if (!strcmp(a, "--quiz") && more) {
       opt.quiz = argv[++i];
+    } else if (!strcmp(a, "--engine") && more) {
+      engine = argv[++i];
+    } else if (!strcmp(a, "--no-engine")) {
+      engine = NULL;
+    } else if (NUMBER("--engines", 1, 16)) {
+      opt.engines = (int)v;
     } else if (!strcmp(a, "--state-dir") && more) {
       state_dir = argv[++i];
     } else if (!strcmp(a, "--static") && more) {
@@ -261,6 +273,13 @@ int arb_cmd_serve(int argc, char **argv) {
     fprintf(stderr, "arbiter serve: %s\n", err);
     return 1;
   }
+  if (engine && eng_find(engine, engine_buf, sizeof engine_buf) == 0) {
+    opt.engine = cfg.engine = engine_buf;
+  } else if (engine && strcmp(engine, "stockfish")) {
+    fprintf(stderr, "arbiter serve: --engine %s: no such program\n", engine);
+    srv_store_close(store);
+    return 2;
+  }
   srv_clock_init(srv_store_last_heartbeat(store));
   int rc;
   if (export_path) {
@@ -270,7 +289,7 @@ int arb_cmd_serve(int argc, char **argv) {
       srv_store_close(store);
       return 2;
     }
-    srv_io io = {NULL, NULL, NULL, NULL};
+    srv_io io = {NULL, NULL, NULL, NULL, NULL};
     cfg.quiet = 1;
     srv_server *sv = srv_server_new(&cfg, &io, store);
     long n = sv ? srv_server_export(sv, out) : -1;

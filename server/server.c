@@ -213,7 +213,10 @@ long srv_server_load(srv_server *sv, int64_t now) {
 void srv_server_resume(srv_server *sv, int64_t now) {
   for (size_t i = 0; i < sv->nbuckets; i++)
     for (srv_game *g = sv->buckets[i]; g; g = g->hnext) {
-      if (!g->paused_at_load) continue;
+      if (!g->paused_at_load) {
+        srv_computer_turn(sv, g, now); /* an untimed game with the computer to move */
+        continue;
+      }
       g->paused_at_load = 0;
       arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_RESUME, now);
       srv_game_apply(sv, g, &ev, NULL, -1);
@@ -344,6 +347,25 @@ static int read_create(srv_server *sv, json_t *j, int64_t now, create_req *c, ch
   if (!strcmp(color, "random") && srv_random(&coin, 1))
     return snprintf(msg, size, "no randomness"), -1;
   c->creator = !strcmp(color, "white") ? ARB_WHITE : !strcmp(color, "black") ? ARB_BLACK : coin & 1;
+  if ((v = json_object_get(j, "opponent"))) {
+    if (!json_is_string(v) ||
+        (strcmp(json_string_value(v), "computer") && strcmp(json_string_value(v), "human")))
+      return snprintf(msg, size, "\"opponent\" must be human or computer"), -1;
+    if (!strcmp(json_string_value(v), "computer")) {
+      json_t *lv = json_object_get(j, "level");
+      int level = lv ? (int)json_integer_value(lv) : 1;
+      if (lv && (!json_is_integer(lv) || level < 1 || level > 8))
+        return snprintf(msg, size, "\"level\" must be 1 to 8"), -1;
+      if (!sv->cfg.engine)
+        return snprintf(msg, size,
+                        "this server has no chess engine: install Stockfish (Debian: sudo apt "
+                        "install stockfish) and start it again, or give one with arbiter serve "
+                        "--engine PATH"),
+               -2;
+      r->computer = 1 + (c->creator ^ 1);
+      r->level = level;
+    }
+  }
   r->created_ms = now;
   return 0;
 }
@@ -399,8 +421,8 @@ int srv_server_create(srv_server *sv, const char *text, size_t len, int64_t now,
   int rc = read_create(sv, j, now, &c, msg, sizeof msg);
   json_decref(j);
   if (rc) {
-    *body = srv_write_http_error("bad_request", msg);
-    return 400;
+    *body = srv_write_http_error(rc == -2 ? "no_engine" : "bad_request", msg);
+    return rc == -2 ? 503 : 400;
   }
   char tokens[2][SRV_TOKEN_LEN + 1];
   srv_game *g = make_game(sv, &c.row, tokens);
@@ -418,10 +440,15 @@ int srv_server_create(srv_server *sv, const char *text, size_t len, int64_t now,
   json_object_set_new(a, "control", json_string(g->row.control));
   json_object_set_new(a, "fen", json_string(g->row.fen));
   json_object_set_new(a, "color", json_string(color_name(c.creator)));
-  json_object_set_new(a, "white", json_string(url[ARB_WHITE]));
-  json_object_set_new(a, "black", json_string(url[ARB_BLACK]));
+  /* the computer's seat has no link: nobody can play for it */
+  for (int k = 0; k < 2; k++)
+    json_object_set_new(a, color_name(k),
+                        g->row.computer == k + 1 ? json_null() : json_string(url[k]));
   json_object_set_new(a, "you", json_string(url[c.creator]));
-  json_object_set_new(a, "opponent", json_string(url[c.creator ^ 1]));
+  if (g->row.computer)
+    json_object_set_new(a, "computer", json_pack("{s:i}", "level", g->row.level));
+  else
+    json_object_set_new(a, "opponent", json_string(url[c.creator ^ 1]));
   json_object_set_new(a, "spectator", json_string(spectator));
   *body = json_dumps(a, JSON_COMPACT);
   json_decref(a);
@@ -620,7 +647,7 @@ static void rematch(srv_server *sv, srv_game *g, srv_session *s, int64_t now) {
   }
   rematch_key(s->token, g->rematch_key[s->seat]);
   g->has_rematch_key[s->seat] = 1;
-  if (g->rematch_offer != (s->seat ^ 1)) {
+  if (g->rematch_offer != (s->seat ^ 1) && !g->row.computer) { /* the computer always agrees */
     g->rematch_offer = s->seat;
     srv_game_broadcast(sv, g, NULL, NULL, -1);
     return;
@@ -629,6 +656,7 @@ static void rematch(srv_server *sv, srv_game *g, srv_session *s, int64_t now) {
   srv_game_row row = g->row;
   memset(row.rematch_id, 0, sizeof row.rematch_id);
   memcpy(row.rematch_of, g->row.id, sizeof row.rematch_of);
+  if (row.computer) row.computer = 3 - row.computer; /* the colours swap */
   row.created_ms = now;
   row.over = 0;
   char tokens[2][SRV_TOKEN_LEN + 1];
@@ -755,6 +783,11 @@ int srv_server_message(srv_server *sv, srv_session *s, const char *text, size_t 
 void srv_server_closed(srv_server *sv, srv_session *s, int64_t now) {
   detach(sv, s, now);
   srv_session_clear(s);
+}
+
+void srv_server_thought(srv_server *sv, const srv_thought *a, int64_t now) {
+  srv_game *g = lookup(sv, a->game);
+  if (g) srv_computer_answer(sv, g, a, now);
 }
 
 void srv_server_timer(srv_server *sv, srv_game *g, int64_t now) {

@@ -30,6 +30,7 @@ typedef struct srv_config {
   int64_t unstarted_ttl_ms; /* a game nobody started is forgotten after this, stored or not */
   int offers_per_minute;    /* draw offers one seat may make a minute; 0 no limit */
   int64_t min_time_ms;      /* the least time a timed control may start with */
+  const char *engine;       /* the computer opponent's program name ("stockfish"), NULL: none */
 } srv_config;
 
 /* The defaults of those limits (arbiter serve's flags change them). */
@@ -43,12 +44,59 @@ typedef struct srv_config {
 
 struct srv_game;
 
+/* A question for the computer (a seat played by the engine pool, engine/pool.h): the move in
+ * the game's position, at its level, with the clocks as they are. */
+typedef struct srv_think {
+  const char *game; /* its id */
+  uint64_t key;     /* the game's key for the pool (from its id) */
+  uint64_t seq;     /* the question's number: the answer carries it */
+  const arb_position *start;
+  const arb_move *moves; /* the game's moves so far */
+  int nmoves;
+  int level; /* 1-8 */
+  int timed; /* then the clocks, in ms: */
+  int64_t wtime, btime, winc, binc;
+  int64_t deadline_ms; /* the wall time the answer may take (the engine's clock and a margin) */
+} srv_think;
+
+/* Its answer. */
+typedef struct srv_thought {
+  char game[SRV_GAME_ID_LEN + 1];
+  uint64_t seq;
+  int ok; /* a legal move in uci */
+  char uci[16];
+  int has_score, mate, score; /* the engine's view: centipawns, or mate in `score` (signed) */
+  int depth;
+  char pv[256];      /* the engine's best line (UCI moves), "" none */
+  char message[200]; /* why there is no move */
+} srv_thought;
+
+/* POST /api/engine/eval (the analysis board): the position, from {"fen": FEN (default the
+ * start), "moves": [SAN or UCI, ...]} (at most SRV_EVAL_MAX_PLY).  srv_eval_read returns 0, or
+ * 400 with an error JSON in *err (malloc'd); when the position has no legal move it returns 0
+ * with e->over set, and srv_eval_write answers without asking the engine. */
+#define SRV_EVAL_MAX_PLY 1024
+typedef struct srv_eval {
+  arb_position start, pos;
+  arb_move moves[SRV_EVAL_MAX_PLY];
+  int nmoves;
+  int over; /* checkmate or stalemate: nothing to search */
+} srv_eval;
+int srv_eval_read(const char *json, size_t len, srv_eval *e, char **err);
+/* {"score":{"cp":N}|{"mate":N}, "depth":D, "best":SAN, "pv":[SAN...]} from White's point of
+ * view; {"over":"checkmate"|"stalemate"}; or a 503 error body when a is not ok.  *status gets
+ * the HTTP status.  malloc'd. */
+char *srv_eval_write(const srv_eval *e, const srv_thought *a, int *status);
+
 /* What the logic needs from the transport. */
 typedef struct srv_io {
   void *ctx;
   void (*writable)(void *ctx, srv_session *s);               /* s has messages queued */
   void (*arm)(void *ctx, struct srv_game *g, int64_t at_ms); /* ARB_CLOCK_NEVER: cancel */
   void (*forget)(void *ctx, struct srv_game *g);             /* g is freed */
+  /* asks the engine pool for the computer's move (NULL: the server has no engine); the answer
+   * comes back through srv_server_thought, on the transport's thread */
+  void (*think)(void *ctx, const srv_think *t);
 } srv_io;
 
 typedef struct srv_server srv_server;
@@ -72,6 +120,9 @@ void srv_server_resume(srv_server *sv, int64_t now_ms);
  * is wrong), 429 (this address made too many games this minute) or 500, with an error JSON. */
 int srv_server_create(srv_server *sv, const char *json, size_t len, int64_t now_ms,
                       const char *client, char **body, uint64_t *ticket);
+
+/* The computer's answer to a srv_think (stale ones, of games over or moved on, are dropped). */
+void srv_server_thought(srv_server *sv, const srv_thought *a, int64_t now_ms);
 
 /* HTTP GET of the API: /api/games/ID (the game, JSON) and /api/games/ID.pgn.  Returns the
  * status (200, 404) with *body (malloc'd) and *type (static). */

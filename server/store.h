@@ -40,6 +40,8 @@
 typedef struct srv_store srv_store;
 
 /* A game as created. */
+#define SRV_NAME_MAX 40 /* bytes of a player's name */
+
 typedef struct srv_game_row {
   char id[SRV_GAME_ID_LEN + 1];
   int64_t created_ms;
@@ -51,6 +53,9 @@ typedef struct srv_game_row {
   int lag_compensation;
   int64_t first_move_ms;
   char rematch_of[SRV_GAME_ID_LEN + 1]; /* "" unless a rematch */
+  int computer;                         /* 0: two people; 1: the computer plays White, 2: Black */
+  int level;                            /* its level, 1-8 (engine/level.h) */
+  char name[2][SRV_NAME_MAX + 1];       /* each player's name as they gave it ("" none) */
   /* filled when read back: */
   int over;
   char result[8];
@@ -115,6 +120,8 @@ uint64_t srv_store_set_rematch(srv_store *s, const char *id, const char *rematch
                                const uint8_t mask[2][SRV_TOKEN_LEN]);
 /* The server's time, written now and then: after a crash, the last one is when the server
  * was last known alive. */
+/* A player's name (seat 0 White, 1 Black), for the PGN. */
+uint64_t srv_store_set_name(srv_store *s, const char *id, int seat, const char *name);
 uint64_t srv_store_heartbeat(srv_store *s, int64_t server_ms);
 /* A game row with no events (nobody started it) created before this is deleted. */
 uint64_t srv_store_expire_unstarted(srv_store *s, int64_t created_before_ms);

@@ -29,7 +29,17 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { OP_GAME, OP_EVENT, OP_END, OP_REMATCH, OP_HEARTBEAT, OP_EXPIRE, OP_LEARNER, OP_ATTEMPT };
+enum {
+  OP_GAME,
+  OP_EVENT,
+  OP_END,
+  OP_REMATCH,
+  OP_NAME,
+  OP_HEARTBEAT,
+  OP_EXPIRE,
+  OP_LEARNER,
+  OP_ATTEMPT
+};
 
 /* PRAGMA application_id of an Arbiter database ("ARB1"). */
 #define ARB_APPLICATION_ID 0x41524231
@@ -55,6 +65,11 @@ typedef struct op {
       char rematch[SRV_GAME_ID_LEN + 1];
       uint8_t mask[2][SRV_TOKEN_LEN];
     } rematch;
+    struct {
+      char id[SRV_GAME_ID_LEN + 1];
+      int seat;
+      char name[SRV_NAME_MAX + 1];
+    } name;
     int64_t heartbeat;
     int64_t expire_before;
     srv_learner_row learner;
@@ -68,6 +83,7 @@ enum {
   ST_MOVE,
   ST_END,
   ST_REMATCH,
+  ST_NAME,
   ST_HEARTBEAT,
   ST_EXPIRE,
   ST_LEARNER,
@@ -79,9 +95,10 @@ enum {
 };
 
 static const char *const st_sql[ST_COUNT] = {
-    [ST_GAME] = "INSERT OR REPLACE INTO games(id, created_ms, white_hash, black_hash, rules, "
-                "control, fen, chess960, lag_compensation, first_move_ms, rematch_of) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+    [ST_GAME] =
+        "INSERT OR REPLACE INTO games(id, created_ms, white_hash, black_hash, rules, "
+        "control, fen, chess960, lag_compensation, first_move_ms, rematch_of, computer, level) "
+        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [ST_EVENT] = "INSERT OR REPLACE INTO events(game, seq, t, kind, by, side, text, flags, lag_ms, "
                  "reason, ms, setting, client_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [ST_MOVE] =
@@ -89,6 +106,8 @@ static const char *const st_sql[ST_COUNT] = {
         "comp_ms, premove) VALUES(?,?,?,?,?,?,?,?,?,?)",
     [ST_END] = "UPDATE games SET over = 1, result = ?, termination = ?, ended_ms = ? WHERE id = ?",
     [ST_REMATCH] = "UPDATE games SET rematch_id = ?, rematch_masks = ? WHERE id = ?",
+    [ST_NAME] = "UPDATE games SET white_name = CASE WHEN ?2 = 0 THEN ?1 ELSE white_name END, "
+                "black_name = CASE WHEN ?2 = 1 THEN ?1 ELSE black_name END WHERE id = ?3",
     [ST_HEARTBEAT] = "INSERT OR REPLACE INTO meta(key, value) VALUES('heartbeat', ?)",
     [ST_EXPIRE] = "DELETE FROM games WHERE over = 0 AND created_ms < ? AND NOT EXISTS "
                   "(SELECT 1 FROM events WHERE events.game = games.id)",
@@ -107,7 +126,9 @@ static const char schema[] =
     "  black_hash BLOB, rules TEXT, control TEXT, fen TEXT, chess960 INTEGER, "
     "  lag_compensation INTEGER, first_move_ms INTEGER, rematch_of TEXT, rematch_id TEXT, "
     "  over INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL DEFAULT '*', "
-    "  termination TEXT NOT NULL DEFAULT '', ended_ms INTEGER, rematch_masks BLOB);"
+    "  termination TEXT NOT NULL DEFAULT '', ended_ms INTEGER, rematch_masks BLOB, "
+    "  computer INTEGER NOT NULL DEFAULT 0, level INTEGER NOT NULL DEFAULT 0, "
+    "  white_name TEXT NOT NULL DEFAULT '', black_name TEXT NOT NULL DEFAULT '');"
     "CREATE INDEX IF NOT EXISTS games_over ON games(over, created_ms);"
     "CREATE TABLE IF NOT EXISTS events(game TEXT, seq INTEGER, t INTEGER, kind TEXT, by INTEGER,"
     "  side INTEGER, text TEXT, flags INTEGER, lag_ms INTEGER, reason INTEGER, ms INTEGER,"
@@ -195,6 +216,8 @@ static int run(srv_store *s, const op *o) {
     sqlite3_bind_int(st, 9, g->lag_compensation);
     sqlite3_bind_int64(st, 10, g->first_move_ms);
     bind_text(st, 11, g->rematch_of);
+    sqlite3_bind_int(st, 12, g->computer);
+    sqlite3_bind_int(st, 13, g->level);
     break;
   }
   case OP_EVENT: {
@@ -229,6 +252,12 @@ static int run(srv_store *s, const op *o) {
     bind_text(st, 1, o->u.rematch.rematch);
     sqlite3_bind_blob(st, 2, o->u.rematch.mask, sizeof o->u.rematch.mask, SQLITE_TRANSIENT);
     bind_text(st, 3, o->u.rematch.id);
+    break;
+  case OP_NAME:
+    st = s->st[ST_NAME];
+    bind_text(st, 1, o->u.name.name);
+    sqlite3_bind_int(st, 2, o->u.name.seat);
+    bind_text(st, 3, o->u.name.id);
     break;
   case OP_HEARTBEAT:
     st = s->st[ST_HEARTBEAT];
@@ -481,6 +510,18 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
       goto fail;
     sqlite3_finalize(probe);
   }
+  /* ... and before the computer opponent and the players' names */
+  {
+    sqlite3_stmt *probe = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT computer FROM games LIMIT 0", -1, &probe, NULL) !=
+            SQLITE_OK &&
+        (exec(s->db, "ALTER TABLE games ADD COLUMN computer INTEGER NOT NULL DEFAULT 0") ||
+         exec(s->db, "ALTER TABLE games ADD COLUMN level INTEGER NOT NULL DEFAULT 0") ||
+         exec(s->db, "ALTER TABLE games ADD COLUMN white_name TEXT NOT NULL DEFAULT ''") ||
+         exec(s->db, "ALTER TABLE games ADD COLUMN black_name TEXT NOT NULL DEFAULT ''")))
+      goto fail;
+    sqlite3_finalize(probe);
+  }
   what = "write to";
   {
     char sql[128];
@@ -609,6 +650,14 @@ uint64_t srv_store_set_rematch(srv_store *s, const char *id, const char *rematch
   return queue(s, &o);
 }
 
+uint64_t srv_store_set_name(srv_store *s, const char *id, int seat, const char *name) {
+  op o = {.kind = OP_NAME};
+  snprintf(o.u.name.id, sizeof o.u.name.id, "%s", id);
+  o.u.name.seat = seat;
+  snprintf(o.u.name.name, sizeof o.u.name.name, "%s", name);
+  return queue(s, &o);
+}
+
 uint64_t srv_store_heartbeat(srv_store *s, int64_t server_ms) {
   op o = {.kind = OP_HEARTBEAT};
   o.u.heartbeat = server_ms;
@@ -722,11 +771,16 @@ static void read_game(sqlite3_stmt *st, srv_game_row *g) {
     memcpy(g->rematch_mask, sqlite3_column_blob(st, 15), sizeof g->rematch_mask);
     g->has_rematch_mask = 1;
   }
+  g->computer = sqlite3_column_int(st, 16);
+  g->level = sqlite3_column_int(st, 17);
+  col_text(st, 18, g->name[0], sizeof g->name[0]);
+  col_text(st, 19, g->name[1], sizeof g->name[1]);
 }
 
 #define GAME_COLUMNS                                                                               \
   "id, created_ms, white_hash, black_hash, rules, control, fen, chess960, lag_compensation, "      \
-  "first_move_ms, rematch_of, rematch_id, over, result, termination, rematch_masks"
+  "first_move_ms, rematch_of, rematch_id, over, result, termination, rematch_masks, computer, "    \
+  "level, white_name, black_name"
 
 long srv_store_each_game(srv_store *s, srv_games_which which,
                          int (*fn)(void *ctx, const srv_game_row *row), void *ctx) {

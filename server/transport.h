@@ -26,6 +26,8 @@ typedef struct srv_options {
   int debug_stall_ms;     /* tests only: GET /api/debug/stall holds the loop this long */
   const char *puzzles;    /* the trainer's puzzle CSV, or NULL */
   const char *quiz;       /* the trainer's quiz bank (JSON lines), or NULL */
+  const char *engine;     /* the computer opponent's program (a path), or NULL: none */
+  int engines;            /* its processes at most */
 } srv_options;
 
 /* Runs until SIGTERM or SIGINT: then it stops taking messages, waits (at most a few seconds)

@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,9 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "jsonw.h"
+#include "level.h"
+#include "pool.h"
 #include "protocol.h"
 #include "train.h"
 #include "ws.h"
@@ -87,8 +91,32 @@ typedef struct peer_slot {
   int tomb;
 } peer_slot;
 
+/* A search asked of the engine pool: for a game's computer seat, or for a connection's
+ * POST /api/engine/eval (then conn, NULL once the connection is gone, and the position). */
+typedef struct think_entry {
+  uint64_t id;
+  char game[SRV_GAME_ID_LEN + 1];
+  uint64_t seq;
+  tconn *conn;
+  int keep;
+  srv_eval *eval;
+  struct think_entry *next;
+} think_entry;
+
+typedef struct answer_node {
+  eng_answer a;
+  struct answer_node *next;
+} answer_node;
+
 typedef struct transport {
   uv_loop_t loop;
+  /* the engine pool (NULL: no engine) and its answers, handed over from its threads */
+  eng_pool *pool;
+  uv_async_t engine_wake;
+  pthread_mutex_t answers_mu;
+  answer_node *answers, *answers_tail;
+  think_entry *thinks;
+  uint64_t next_job;
   uv_tcp_t listener;
   uv_async_t wake;
   uv_timer_t sweep;
@@ -368,6 +396,8 @@ static void conn_teardown(tconn *c) {
       *p = c->held_next;
       break;
     }
+  for (think_entry *e = t->thinks; e; e = e->next)
+    if (e->conn == c) e->conn = NULL; /* its evaluation goes nowhere */
   if (c->counted) {
     peer_slot *p = peer_find(t, c->peer, 0);
     if (p && p->count > 0 && --p->count == 0) p->tomb = 1;
@@ -584,6 +614,221 @@ static int answer_after(tconn *c, uint64_t ticket, int status, char *body, int k
   return 1;
 }
 
+/* ---- the engine pool ---- */
+
+static void release_held(transport *t);
+
+/* On a pool thread: the answer is queued for the loop. */
+static void pool_done(void *ctx, const eng_answer *a) {
+  transport *t = ctx;
+  answer_node *n = malloc(sizeof *n);
+  if (!n) return; /* the game's clock decides; an evaluation's connection times out */
+  n->a = *a;
+  n->next = NULL;
+  pthread_mutex_lock(&t->answers_mu);
+  if (t->answers_tail)
+    t->answers_tail->next = n;
+  else
+    t->answers = n;
+  t->answers_tail = n;
+  pthread_mutex_unlock(&t->answers_mu);
+  uv_async_send(&t->engine_wake);
+}
+
+/* A search that could not be queued is answered at once, through the same way back. */
+static void refuse_job(transport *t, uint64_t id, const char *why) {
+  eng_answer a;
+  memset(&a, 0, sizeof a);
+  a.id = id;
+  a.status = UCI_START_FAILED;
+  snprintf(a.message, sizeof a.message, "%s", why);
+  pool_done(t, &a);
+}
+
+static think_entry *new_think(transport *t) {
+  think_entry *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  e->id = ++t->next_job;
+  e->next = t->thinks;
+  t->thinks = e;
+  return e;
+}
+
+static void io_think(void *ctx, const srv_think *th) {
+  transport *t = ctx;
+  think_entry *e = new_think(t);
+  if (!e) return;
+  snprintf(e->game, sizeof e->game, "%s", th->game);
+  e->seq = th->seq;
+  eng_job j;
+  memset(&j, 0, sizeof j);
+  j.id = e->id;
+  j.game = th->key;
+  j.start = *th->start;
+  j.moves = th->moves;
+  j.nmoves = th->nmoves;
+  j.level = th->level;
+  j.lim.timed = th->timed;
+  j.lim.wtime = th->wtime;
+  j.lim.btime = th->btime;
+  j.lim.winc = th->winc;
+  j.lim.binc = th->binc;
+  j.lim.deadline_ms = th->deadline_ms;
+  if (!t->pool || eng_pool_submit(t->pool, &j))
+    refuse_job(t, e->id, t->pool ? "every engine is busy" : "no engine");
+}
+
+static void thought_of(const eng_answer *a, srv_thought *th) {
+  memset(th, 0, sizeof *th);
+  th->ok = a->status == UCI_OK;
+  snprintf(th->uci, sizeof th->uci, "%s", a->result.text);
+  th->has_score = a->result.has_score;
+  th->mate = a->result.mate;
+  th->score = a->result.score;
+  th->depth = a->result.depth;
+  snprintf(th->pv, sizeof th->pv, "%s", a->result.pv);
+  snprintf(th->message, sizeof th->message, "%s",
+           a->message[0] ? a->message : uci_status_name(a->status));
+}
+
+/* An evaluation's answer to its connection, which waited for it (held, as for the store). */
+static void eval_answer(transport *t, think_entry *e, const srv_thought *th) {
+  tconn *c = e->conn;
+  if (!c || c->torn) return;
+  int status;
+  char *body = srv_eval_write(e->eval, th, &status);
+  if (!body) body = srv_write_http_error("no_resources", "out of memory");
+  if (!body) {
+    conn_teardown(c);
+    return;
+  }
+  c->held_ticket = 0;
+  c->held_len =
+      answer_text(&c->held_text, status, "application/json", NULL, body, strlen(body), e->keep, 0);
+  c->held_keep = e->keep;
+  free(body);
+  if (!c->held_text) {
+    conn_teardown(c);
+    return;
+  }
+  c->held_next = t->held;
+  t->held = c;
+  release_held(t);
+}
+
+static void on_engine_wake(uv_async_t *h) {
+  transport *t = h->data;
+  int64_t now = woke(t);
+  pthread_mutex_lock(&t->answers_mu);
+  answer_node *list = t->answers;
+  t->answers = t->answers_tail = NULL;
+  pthread_mutex_unlock(&t->answers_mu);
+  while (list) {
+    answer_node *n = list;
+    list = n->next;
+    think_entry **pp = &t->thinks, *e;
+    while ((e = *pp) && e->id != n->a.id)
+      pp = &e->next;
+    if (e) {
+      *pp = e->next;
+      srv_thought th;
+      thought_of(&n->a, &th);
+      if (e->eval) {
+        eval_answer(t, e, &th);
+        free(e->eval);
+      } else {
+        snprintf(th.game, sizeof th.game, "%s", e->game);
+        th.seq = e->seq;
+        srv_server_thought(t->sv, &th, now);
+      }
+      free(e);
+    }
+    free(n);
+  }
+}
+
+/* GET /api/computer: whether the server has an engine, and its levels. */
+static char *computer_json(transport *t) {
+  srv_jw w;
+  srv_jw_init(&w);
+  srv_jw_open(&w, '{');
+  srv_jw_key(&w, "engine");
+  if (t->opt->engine) {
+    const char *slash = strrchr(t->opt->engine, '/');
+    srv_jw_str(&w, slash ? slash + 1 : t->opt->engine);
+  } else {
+    srv_jw_null(&w);
+    srv_jw_key(&w, "how");
+    srv_jw_str(&w, "This server has no chess engine. Install Stockfish (on Debian: sudo apt "
+                   "install stockfish) and start the server again, or start it with "
+                   "arbiter serve --engine PATH.");
+  }
+  srv_jw_key(&w, "levels");
+  srv_jw_open(&w, '[');
+  for (int l = ENG_LEVEL_MIN; l <= ENG_LEVEL_MAX; l++) {
+    const eng_level *lv = eng_level_get(l);
+    srv_jw_open(&w, '{');
+    srv_jw_key(&w, "level");
+    srv_jw_int(&w, l);
+    srv_jw_key(&w, "elo");
+    srv_jw_int(&w, lv->elo);
+    srv_jw_key(&w, "what");
+    srv_jw_str(&w, lv->what);
+    srv_jw_close(&w, '}');
+  }
+  srv_jw_close(&w, ']');
+  srv_jw_close(&w, '}');
+  return srv_jw_take(&w);
+}
+
+/* POST /api/engine/eval: the position is read here, searched by the pool (a second, depth 18
+ * at most), and the connection waits for the answer. */
+static int engine_eval(tconn *c, const srv_http_request *r, int keep) {
+  transport *t = c->t;
+  srv_eval *ev = malloc(sizeof *ev);
+  char *err = NULL;
+  if (!ev) {
+    answer_error(c, 500, "no_resources", "out of memory", 0, 0);
+    return 0;
+  }
+  int status = srv_eval_read(r->body, r->body_len, ev, &err);
+  if (status || ev->over || !t->pool) {
+    char *body = status ? err : srv_eval_write(ev, NULL, &status);
+    free(ev);
+    if (!body) {
+      conn_teardown(c);
+      return 1;
+    }
+    answer(c, status, "application/json", NULL, body, strlen(body), keep, 0);
+    free(body);
+    return 0;
+  }
+  think_entry *e = new_think(t);
+  if (!e) {
+    free(ev);
+    answer_error(c, 500, "no_resources", "out of memory", 0, 0);
+    return 0;
+  }
+  e->conn = c;
+  e->keep = keep;
+  e->eval = ev;
+  eng_job j;
+  memset(&j, 0, sizeof j);
+  j.id = e->id;
+  j.game = 0; /* analysis: a position of its own */
+  j.start = ev->start;
+  j.moves = ev->moves;
+  j.nmoves = ev->nmoves;
+  j.level = 0;
+  j.lim.movetime = 1000;
+  j.lim.depth = 18;
+  j.lim.deadline_ms = 5000;
+  c->held = 1; /* what the client sends next waits behind the answer */
+  c->held_ticket = UINT64_MAX;
+  if (eng_pool_submit(t->pool, &j)) refuse_job(t, e->id, "every engine is busy: try again");
+  return 1;
+}
+
 /* One whole request.  Returns 1 when the connection must wait (an answer held for the store,
  * or it became a WebSocket and took the rest), else 0. */
 static int handle_request(tconn *c, const srv_http_request *r, int64_t now, const char *rest,
@@ -627,6 +872,24 @@ static int handle_request(tconn *c, const srv_http_request *r, int64_t now, cons
       return 1;
     }
     return answer_after(c, ticket, status, body, keep);
+  }
+  if (!strcmp(r->path, "/api/computer") &&
+      (r->method == SRV_HTTP_GET || r->method == SRV_HTTP_HEAD)) {
+    char *body = computer_json(t);
+    if (!body) {
+      answer_error(c, 500, "no_resources", "out of memory", 0, head);
+      return 0;
+    }
+    answer(c, 200, "application/json", NULL, body, strlen(body), keep, head);
+    free(body);
+    return 0;
+  }
+  if (!strcmp(r->path, "/api/engine/eval") && r->method == SRV_HTTP_POST) {
+    if (!origin_ok(t, r)) {
+      answer_error(c, 403, "origin", "the engine answers this server's own page", keep, 0);
+      return 0;
+    }
+    return engine_eval(c, r, keep);
   }
   switch (r->method) {
   case SRV_HTTP_OTHER:
@@ -1186,7 +1449,20 @@ int srv_transport_run(const srv_options *opt, srv_config *cfg, srv_store *store)
     return 1;
   }
   if (listen_on(t)) goto out;
-  srv_io io = {t, io_writable, io_arm, io_forget};
+  pthread_mutex_init(&t->answers_mu, NULL);
+  uv_async_init(&t->loop, &t->engine_wake, on_engine_wake);
+  t->engine_wake.data = t;
+  if (opt->engine) {
+    eng_pool_config pc;
+    memset(&pc, 0, sizeof pc);
+    pc.engine.cmd = opt->engine;
+    pc.size = opt->engines > 0 ? opt->engines : 2;
+    char err[200];
+    t->pool = eng_pool_new(&pc, pool_done, t, err, sizeof err);
+    if (!t->pool) fprintf(stderr, "arbiter serve: no computer opponent: %s\n", err);
+  }
+  srv_io io = {t, io_writable, io_arm, io_forget, t->pool ? io_think : NULL};
+  if (!t->pool) cfg->engine = NULL;
   t->sv = srv_server_new(cfg, &io, store);
   if (!t->sv) goto out;
   long npuzzles = 0, nquiz = 0;
@@ -1276,6 +1552,19 @@ int srv_transport_run(const srv_options *opt, srv_config *cfg, srv_store *store)
   while (t->conns)
     conn_teardown(t->conns);
 out:
+  eng_pool_free(t->pool); /* its threads end: no answer comes after this */
+  t->pool = NULL;
+  while (t->answers) {
+    answer_node *n = t->answers;
+    t->answers = n->next;
+    free(n);
+  }
+  while (t->thinks) {
+    think_entry *e = t->thinks;
+    t->thinks = e->next;
+    free(e->eval);
+    free(e);
+  }
   uv_walk(&t->loop, close_walk, NULL);
   for (int i = 0; i < 1000 && uv_run(&t->loop, UV_RUN_NOWAIT); i++)
     ;

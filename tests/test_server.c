@@ -349,8 +349,8 @@ Test(server, nothing_leaves_before_it_is_stored_and_a_restart_replays) {
   char err[256];
   srv_store *st = srv_store_open(path, err, sizeof err);
   cr_assert_not_null(st);
-  srv_config cfg = {{100, 100, 100, 1 << 20}, 1, 0, "", 0, 0, 0, SRV_MIN_TIME_MS};
-  srv_io io = {NULL, note_writable, NULL, NULL};
+  srv_config cfg = {{100, 100, 100, 1 << 20}, 1, 0, "", 0, 0, 0, SRV_MIN_TIME_MS, NULL};
+  srv_io io = {NULL, note_writable, NULL, NULL, NULL};
   srv_server *sv = srv_server_new(&cfg, &io, st);
   char *body;
   uint64_t ticket;
