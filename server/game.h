@@ -60,6 +60,10 @@ typedef struct srv_game {
   int ncomp_scores;
   int comp_offer_ply;                   /* the ply of its last draw offer (0 none) */
   char tag_names[2][SRV_NAME_MAX + 32]; /* the White and Black tags */
+  /* an open game (lobby.c): listed for anyone to join while its maker waits */
+  int open;
+  int open_seat;
+  char open_token[SRV_TOKEN_LEN + 1];
   srv_jw sans; /* the SAN list as JSON without its "]", grown with the game */
   int sans_ply;
   int ended_stored;
@@ -113,6 +117,10 @@ char *srv_game_history(srv_game *g);
 /* The recipient's view of the game (valid until the game changes; it brings the game's SAN
  * list JSON up to date). */
 void srv_game_view(srv_game *g, int viewer, int64_t now, srv_view *v);
+/* The game with this id in memory, or NULL. */
+srv_game *srv_server_lookup(const srv_server *sv, const char *id);
+/* The game, from memory or from the store (NULL when there is none). */
+srv_game *srv_server_find(srv_server *sv, const char *id, int64_t now);
 /* The White/Black tags from the names (before the referee's game starts). */
 void srv_game_name_tags(srv_server *sv, srv_game *g);
 /* computer.c: after anything changed a game with the computer in a seat — it answers a draw

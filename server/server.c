@@ -149,6 +149,9 @@ static srv_game *find(srv_server *sv, const char *id, int64_t now) {
   return load(sv, &row, now);
 }
 
+srv_game *srv_server_lookup(const srv_server *sv, const char *id) { return lookup(sv, id); }
+srv_game *srv_server_find(srv_server *sv, const char *id, int64_t now) { return find(sv, id, now); }
+
 /* Time did something by itself (a flag, a first move not made): stored and broadcast. */
 static void tick(srv_server *sv, srv_game *g, int64_t now) {
   if (!g->started) return;
@@ -264,6 +267,7 @@ static int check_control(const srv_server *sv, const arb_time_control *tc, char 
 typedef struct create_req {
   srv_game_row row;
   int creator; /* the creator's seat */
+  int open;    /* listed in the lobby for anyone to join */
 } create_req;
 
 static int read_create(srv_server *sv, json_t *j, int64_t now, create_req *c, char *msg,
@@ -366,6 +370,12 @@ static int read_create(srv_server *sv, json_t *j, int64_t now, create_req *c, ch
       r->level = level;
     }
   }
+  if ((v = json_object_get(j, "open"))) {
+    if (!json_is_boolean(v)) return snprintf(msg, size, "\"open\" must be true or false"), -1;
+    if (json_is_true(v) && r->computer)
+      return snprintf(msg, size, "a game against the computer is not an open game"), -1;
+    c->open = json_is_true(v);
+  }
   r->created_ms = now;
   return 0;
 }
@@ -429,6 +439,11 @@ int srv_server_create(srv_server *sv, const char *text, size_t len, int64_t now,
   if (!g) {
     *body = srv_write_http_error("no_resources", "the game could not be made");
     return 500;
+  }
+  if (c.open) {
+    g->open = 1;
+    g->open_seat = c.creator ^ 1;
+    memcpy(g->open_token, tokens[c.creator ^ 1], sizeof g->open_token);
   }
   char url[2][64], spectator[32];
   for (int k = 0; k < 2; k++)
@@ -615,6 +630,7 @@ static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now)
   if (seat >= 0) {
     g->connected[seat]++;
     g->seen[seat] = 1;
+    if (g->open && seat == g->open_seat) g->open = 0; /* taken */
     snprintf(s->token, sizeof s->token, "%s", m->token);
     presence(sv, g);
     unmask_rematch(sv, g, seat, m->token);

@@ -124,6 +124,15 @@ int srv_server_create(srv_server *sv, const char *json, size_t len, int64_t now_
 /* The computer's answer to a srv_think (stale ones, of games over or moved on, are dropped). */
 void srv_server_thought(srv_server *sv, const srv_thought *a, int64_t now_ms);
 
+/* lobby.c — GET /api/lobby: {"open":[games waiting for an opponent], "playing":[games in
+ * progress]}; POST /api/games/ID/join: the open seat's link to the first who asks (200), 409 or
+ * 404 when it is not open; POST /api/games/ID/cancel {"token": a seat's token}: a game not
+ * started is aborted and unlisted.  *body is malloc'd JSON; the status is returned. */
+int srv_lobby_get(srv_server *sv, int64_t now_ms, char **body);
+int srv_lobby_join(srv_server *sv, const char *id, int64_t now_ms, char **body);
+int srv_lobby_cancel(srv_server *sv, const char *id, const char *json, size_t len, int64_t now_ms,
+                     char **body);
+
 /* HTTP GET of the API: /api/games/ID (the game, JSON) and /api/games/ID.pgn.  Returns the
  * status (200, 404) with *body (malloc'd) and *type (static). */
 int srv_server_get(srv_server *sv, const char *path, int64_t now_ms, char **body,

@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "http.h"
 #include "jsonw.h"
 #include "level.h"
@@ -829,6 +830,26 @@ static int engine_eval(tconn *c, const srv_http_request *r, int keep) {
   return 1;
 }
 
+/* The analysis board's {"game": ID}: the stored game's PGN, as GET /api/games/ID.pgn has it. */
+typedef struct analysis_ctx {
+  transport *t;
+  int64_t now;
+} analysis_ctx;
+
+static int analysis_load(void *ctx, const char *id, char **pgn) {
+  const analysis_ctx *x = ctx;
+  char path[64];
+  const char *type;
+  snprintf(path, sizeof path, "/api/games/%s.pgn", id);
+  *pgn = NULL;
+  int status = srv_server_get(x->t->sv, path, x->now, pgn, &type);
+  if (status != 200) {
+    free(*pgn);
+    *pgn = NULL;
+  }
+  return status;
+}
+
 /* One whole request.  Returns 1 when the connection must wait (an answer held for the store,
  * or it became a WebSocket and took the rest), else 0. */
 static int handle_request(tconn *c, const srv_http_request *r, int64_t now, const char *rest,
@@ -873,6 +894,38 @@ static int handle_request(tconn *c, const srv_http_request *r, int64_t now, cons
     }
     return answer_after(c, ticket, status, body, keep);
   }
+  if (!strncmp(r->path, "/api/analysis", 13) && (!r->path[13] || r->path[13] == '/')) {
+    /* the analysis board (analysis.c): the laws position by position, the annotated PGN */
+    if (r->method != SRV_HTTP_POST) {
+      answer_error(c, 405, "method", "POST only", keep, 0);
+      return 0;
+    }
+    if (!origin_ok(t, r)) {
+      answer_error(c, 403, "origin", "the analysis board answers this server's own page", keep, 0);
+      return 0;
+    }
+    analysis_ctx ax = {t, now};
+    char *body = NULL;
+    int status = srv_analysis_http(r->path, r->body, r->body_len, analysis_load, &ax, &body);
+    if (!body) {
+      conn_teardown(c);
+      return 1;
+    }
+    answer(c, status, "application/json", NULL, body, strlen(body), keep, 0);
+    free(body);
+    return 0;
+  }
+  if (!strcmp(r->path, "/api/lobby") && (r->method == SRV_HTTP_GET || r->method == SRV_HTTP_HEAD)) {
+    char *body = NULL;
+    int status = srv_lobby_get(t->sv, now, &body);
+    if (!body) {
+      answer_error(c, 500, "no_resources", "out of memory", 0, head);
+      return 0;
+    }
+    answer(c, status, "application/json", NULL, body, strlen(body), keep, head);
+    free(body);
+    return 0;
+  }
   if (!strcmp(r->path, "/api/computer") &&
       (r->method == SRV_HTTP_GET || r->method == SRV_HTTP_HEAD)) {
     char *body = computer_json(t);
@@ -901,8 +954,34 @@ static int handle_request(tconn *c, const srv_http_request *r, int64_t now, cons
     answer(c, 204, "text/plain", "Allow: GET, HEAD, POST\r\n", "", 0, keep, 1);
     return 0;
   case SRV_HTTP_POST: {
+    size_t plen = strlen(r->path);
+    int join = plen == 11 + SRV_GAME_ID_LEN + 5 && !strncmp(r->path, "/api/games/", 11) &&
+               !strcmp(r->path + plen - 5, "/join");
+    int cancel = plen == 11 + SRV_GAME_ID_LEN + 7 && !strncmp(r->path, "/api/games/", 11) &&
+                 !strcmp(r->path + plen - 7, "/cancel");
+    if (join || cancel) {
+      if (!origin_ok(t, r)) {
+        answer_error(c, 403, "origin", "games are joined from this server's own page", keep, 0);
+        return 0;
+      }
+      char id[SRV_GAME_ID_LEN + 1], *body = NULL;
+      memcpy(id, r->path + 11, SRV_GAME_ID_LEN);
+      id[SRV_GAME_ID_LEN] = 0;
+      int status = join ? srv_lobby_join(t->sv, id, now, &body)
+                        : srv_lobby_cancel(t->sv, id, r->body, r->body_len, now, &body);
+      if (!body) {
+        conn_teardown(c);
+        return 1;
+      }
+      answer(c, status, "application/json", NULL, body, strlen(body), keep, 0);
+      free(body);
+      return 0;
+    }
     if (strcmp(r->path, "/api/games")) {
-      answer_error(c, 404, "not_found", "POST /api/games only", keep, 0);
+      answer_error(
+          c, 404, "not_found",
+          "POST /api/games, /api/games/ID/join or /cancel, /api/engine/eval, /api/train/... only",
+          keep, 0);
       return 0;
     }
     if (!origin_ok(t, r)) {

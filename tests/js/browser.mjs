@@ -47,7 +47,16 @@ export class Person {
         hasTouch: false,
       });
       this.page = await this.ctx.newPage();
-      const p = this.page;
+      this.watch(this.page);
+    }
+    await this.page.goto(url);
+    return this;
+  }
+
+  // Every problem a page shows is noted (console errors, page errors, failed requests, HTTP
+  // errors).
+  watch(p) {
+    {
       p.on('console', (m) => {
         if (m.type() === 'error') this.problems.push(`console: ${m.text()}`);
       });
@@ -61,8 +70,6 @@ export class Person {
         if (r.status() >= 400) this.problems.push(`HTTP ${r.status()}: ${r.url()}`);
       });
     }
-    await this.page.goto(url);
-    return this;
   }
 
   async close() {
@@ -107,10 +114,14 @@ export class Person {
     };
   }
 
-  // Opens the seat's own link from the lobby (the "Open" button).
+  // Opens the seat's own link from the lobby (the "Open" button): in a new tab, which becomes
+  // this person's page; the lobby's tab, with the links, stays open as this.lobby.
   async openSeat() {
-    await this.page.click('#open-you');
-    await this.page.waitForSelector('cg-board');
+    const [tab] = await Promise.all([this.ctx.waitForEvent('page'), this.page.click('#open-you')]);
+    this.watch(tab);
+    this.lobby = this.page;
+    this.page = tab;
+    await tab.waitForSelector('cg-board');
   }
 
   // ---- the board, as drawn ----
