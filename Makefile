@@ -41,8 +41,9 @@ build: deps
 
 PORT ?= 8080
 run: build
+	@sh scripts/deps.sh run
 	@sh scripts/web.sh
-	@echo "make run: open http://localhost:$(PORT)/ in two browser windows and play (Ctrl-C stops the server)"
+	@echo "make run: open http://localhost:$(PORT)/ — play the computer, or a friend in a second window (Ctrl-C stops the server)"
 	./build/release/arbiter serve --port $(PORT) --db arbiter.db --static web/dist
 
 test: test-release test-asan
