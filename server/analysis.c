@@ -667,7 +667,8 @@ static int id_of(const an *a, const arb_tree_node *n) {
   return r ? r->id : -1;
 }
 
-/* Numbers the tree's nodes in PGN order (arb_tree_node_walk). */
+/* Numbers the tree's nodes as arb_tree_node_walk visits them: depth first, each line's
+ * continuation before its variations. */
 static int number_nodes(an *a) {
   size_t n = arb_tree_node_count(a->tree);
   a->byid = calloc(n + SRV_ANALYSIS_MAX_PLIES + 1, sizeof *a->byid);
