@@ -52,33 +52,43 @@ extern "C" {
 /* ---- Events ---- */
 
 typedef enum arb_ref_kind {
-  ARB_REF_START = 0,      /* a new game from ev.setup (replaces the present one) */
-  ARB_REF_MOVE,           /* a move by the side to move (ev.text or ev.move); presses its clock */
-  ARB_REF_OFFER_DRAW,     /* ev.by offers a draw */
-  ARB_REF_ACCEPT_DRAW,    /* ev.by accepts the opponent's open offer */
-  ARB_REF_DECLINE_DRAW,   /* ev.by declines it */
-  ARB_REF_CLAIM_DRAW,     /* ev.by claims ev.reason, with an optional intended move */
-  ARB_REF_RESIGN,         /* ev.by resigns */
-  ARB_REF_FLAG,           /* ev.side's flag is said to have fallen: checked against the clock */
-  ARB_REF_STATE,          /* nothing happens: the state (and any flag due at t) */
-  ARB_REF_PAUSE,          /* the arbiter stops the clocks (FIDE 6.11.2) */
-  ARB_REF_RESUME,         /* and restarts them */
-  ARB_REF_ADJUST_TIME,    /* the arbiter adds ev.ms to ev.side's clock, or sets it (ev.set) */
-  ARB_REF_PREMOVE,        /* ev.by, not on move, stores one move (ev.text or ev.move) to be played
-                             the instant the opponent's move is accepted, at no cost on the clock;
-                             replaces an earlier one.  Checked when played: if it is not legal
-                             then, it is dropped (the decision of the opponent's move says so) */
-  ARB_REF_CANCEL_PREMOVE, /* ev.by's stored premove is forgotten */
-  ARB_REF_ABORT,          /* ev.by ends the game without a result, before each side has moved
-                             (fewer than two plies played) */
-  ARB_REF_TICK,           /* in the record only: time itself changed the game (a flag fell
-                             under a rule set whose server sees flags) */
+  ARB_REF_START = 0,       /* a new game from ev.setup (replaces the present one) */
+  ARB_REF_MOVE,            /* a move by the side to move (ev.text or ev.move); presses its clock */
+  ARB_REF_OFFER_DRAW,      /* ev.by offers a draw */
+  ARB_REF_ACCEPT_DRAW,     /* ev.by accepts the opponent's open offer */
+  ARB_REF_DECLINE_DRAW,    /* ev.by declines it */
+  ARB_REF_CLAIM_DRAW,      /* ev.by claims ev.reason, with an optional intended move */
+  ARB_REF_RESIGN,          /* ev.by resigns */
+  ARB_REF_FLAG,            /* ev.side's flag is said to have fallen: checked against the clock */
+  ARB_REF_STATE,           /* nothing happens: the state (and any flag due at t) */
+  ARB_REF_PAUSE,           /* the arbiter stops the clocks (FIDE 6.11.2) */
+  ARB_REF_RESUME,          /* and restarts them */
+  ARB_REF_ADJUST_TIME,     /* the arbiter adds ev.ms to ev.side's clock, or sets it (ev.set) */
+  ARB_REF_PREMOVE,         /* ev.by, not on move, stores one move (ev.text or ev.move) to be played
+                              the instant the opponent's move is accepted, at no cost on the clock;
+                              replaces an earlier one.  Checked when played: if it is not legal
+                              then, it is dropped (the decision of the opponent's move says so) */
+  ARB_REF_CANCEL_PREMOVE,  /* ev.by's stored premove is forgotten */
+  ARB_REF_ABORT,           /* ev.by ends the game without a result, before each side has moved
+                              (fewer than two plies played) */
+  ARB_REF_AWAY,            /* ev.by has left: a server saw the player's last connection close
+                              (rule sets with the abandonment claim only: online) */
+  ARB_REF_BACK,            /* ev.by, away, has come back */
+  ARB_REF_CLAIM_ABANDONED, /* ev.by claims the game because the opponent left (the online
+                             rules' abandonment claim, lichess's "claim victory"): accepted when
+                             the opponent has been away for the setup's abandon_ms without a
+                             pause and each side has moved; a win for the claimant, or a draw
+                             when the claimant could not win on time (arb_flag_fall with the
+                             leaver as the flagged side: the rule set's winnability test) */
+  ARB_REF_TICK,            /* in the record only: time itself changed the game (a flag fell
+                              under a rule set whose server sees flags) */
   ARB_REF_KIND_COUNT
 } arb_ref_kind;
 
 /* The event kind's name, as the JSON codec spells its "type": "start", "move", "offer_draw",
  * "accept_draw", "decline_draw", "claim_draw", "resign", "flag", "state", "pause", "resume",
- * "adjust_time", "premove", "cancel_premove", "abort", "tick"; "" out of range.  Parse gives
+ * "adjust_time", "premove", "cancel_premove", "abort", "away", "back", "claim_abandoned",
+ * "tick"; "" out of range.  Parse gives
  * ARB_ERR_ARGUMENT for other names (and for "tick", which is not an event a caller sends). */
 ARB_API const char *arb_ref_kind_name(arb_ref_kind kind);
 ARB_API arb_status arb_ref_kind_parse(const char *name, size_t len, arb_ref_kind *out);
@@ -117,7 +127,14 @@ typedef struct arb_ref_setup {
   /* The node budget of the searches the laws ask during the game (arb_game_set_search_budget):
    * 0 the library's default. */
   uint64_t search_budget;
+  /* The abandonment claim (ARB_REF_CLAIM_ABANDONED; rule sets without it ignore this): how
+   * long a player must have been away before the opponent may claim.  0: the referee's
+   * default, ARB_REF_ABANDON_DEFAULT_MS (30 s), or ARB_REF_ABANDON_FAST_MS (15 s) for bullet
+   * and faster controls (arb_tc_speed); -1: no abandonment claims in this game. */
+  int64_t abandon_ms;
 } arb_ref_setup;
+#define ARB_REF_ABANDON_DEFAULT_MS INT64_C(30000)
+#define ARB_REF_ABANDON_FAST_MS INT64_C(15000)
 #define ARB_REF_SETUP_INIT                                                                         \
   { .start = NULL, .rules = ARB_RULES_FIDE, .control = NULL, .clock_model = -1 }
 
@@ -196,7 +213,8 @@ typedef struct arb_ref_state {
   arb_outcome outcome;
   int8_t draw_offer;           /* the side with an open draw offer, or -1 */
   int8_t flag_side;            /* the game ended on this side's flag (arb_color), or -1 */
-  arb_flag_reason flag_reason; /* and the verdict's reason (ARB_FLAG_NONE when no flag) */
+  arb_flag_reason flag_reason; /* and the verdict's reason (ARB_FLAG_NONE when no flag); after
+                                  an abandonment claim, its verdict's (the leaver as flagged) */
   arb_move must_play;   /* the move named in a wrong claim, still to be played, or ARB_MOVE_NONE */
   arb_game_facts facts; /* repetitions, claimable draws, fivefold, 75 moves, ... (game.h) */
   int64_t now;          /* the referee's time: the latest event's (0 before any) */
@@ -207,6 +225,19 @@ typedef struct arb_ref_state {
   int64_t flag_at;         /* arb_clock_flag_time: the running side's flag falls after this ms */
   int64_t deadline;        /* arb_referee_next_deadline */
   char premove[2][8];      /* each side's stored premove in UCI, "" for none */
+  /* The first-move limit (the setup's first_move_ms) while it runs: the last millisecond at
+   * which the side to move may still make its first move; ARB_CLOCK_NEVER when no limit runs
+   * (none set, both sides have moved, paused, over). */
+  int64_t first_move_by;
+  /* The abandonment claim (rule sets with it, online): since when each side has been away
+   * (ARB_REF_AWAY; pauses not counted, so it moves on by them), -1 when present; and the
+   * first millisecond the opponent of an away side may claim (ARB_CLOCK_NEVER: present, no
+   * claim possible yet because fewer than two plies are played, or over). */
+  int64_t away_since[2];
+  int64_t abandon_claim_at[2];
+  int8_t abandoned;          /* the game ended on an abandonment claim: the side that left, or -1 */
+  arb_result abandon_result; /* while a side is away: what a claim would give (a win for the
+                                claimant, or a draw), else ARB_RESULT_NONE */
 } arb_ref_state;
 
 typedef struct arb_ref_decision {
@@ -308,10 +339,16 @@ ARB_API uint32_t arb_referee_record_count(const arb_referee *ref);
 /* Entry i (0-based); ARB_ERR_ARGUMENT out of range (then *out is untouched). */
 ARB_API arb_status arb_referee_record_at(const arb_referee *ref, uint32_t i, arb_ref_entry *out);
 
+/* The wait before an abandonment claim in this game (the setup's abandon_ms, or the
+ * default for its control), or 0 when its rule set has no such claim (all but online) or the
+ * setup turned it off.  0 without a game. */
+ARB_API int64_t arb_referee_abandon_ms(const arb_referee *ref);
+
 /* ---- The end in words ---- */
 
 /* Why the game ended, for a person ("Checkmate: Black wins", "Draw: White ran out of time, but
- * Black cannot checkmate by any sequence of legal moves", "Game aborted by White", ...);
+ * Black cannot checkmate by any sequence of legal moves", "Game aborted by White", "Black left
+ * the game: White wins by the abandonment claim (online rules)", ...);
  * "" while the game goes on.  snprintf convention. */
 ARB_API int arb_referee_end_words(const arb_referee *ref, char *buf, size_t size);
 
@@ -321,7 +358,7 @@ ARB_API int arb_referee_end_words(const arb_referee *ref, char *buf, size_t size
 
 /* Writes the present game into w as one PGN game in export format: the setup's tags, Result,
  * TimeControl (timed games), Termination ("normal", "time forfeit", "abandoned" for an aborted
- * game, or "unterminated"),
+ * game or one won by an abandonment claim, or "unterminated"),
  * Variant "Chess960" and SetUp/FEN when it did not start from the initial position; after each
  * move of a timed game [%clk] (the mover's time after the press) and with ARB_REF_PGN_EMT
  * [%emt].  ARB_ERR_ARGUMENT without a game; the writer's errors otherwise. */

@@ -46,7 +46,7 @@ arb_status arb_referee_write_pgn(const arb_referee *ref, unsigned flags, arb_pgn
     if (n > 0 && (size_t)n < sizeof buf)
       s = arb_pgn_writer_tag(w, "TimeControl", 11, buf, (size_t)n);
   }
-  const char *term = ref->aborted                             ? "abandoned"
+  const char *term = ref->aborted || ref->abandoned >= 0      ? "abandoned"
                      : o.result == ARB_RESULT_NONE            ? "unterminated"
                      : o.termination == ARB_TERM_TIME_FORFEIT ? "time forfeit"
                                                               : "normal";

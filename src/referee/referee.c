@@ -33,6 +33,9 @@ static const char *const kind_names[ARB_REF_KIND_COUNT] = {
     [ARB_REF_PREMOVE] = "premove",
     [ARB_REF_CANCEL_PREMOVE] = "cancel_premove",
     [ARB_REF_ABORT] = "abort",
+    [ARB_REF_AWAY] = "away",
+    [ARB_REF_BACK] = "back",
+    [ARB_REF_CLAIM_ABANDONED] = "claim_abandoned",
     [ARB_REF_TICK] = "tick",
 };
 
@@ -129,6 +132,8 @@ arb_referee *arb_referee_new(arb_ruleset rules) {
   ref->flag_side = -1;
   ref->facts_ply = -1;
   ref->paused_at = -1;
+  ref->away_from[0] = ref->away_from[1] = -1;
+  ref->abandoned = -1;
   return ref;
 }
 
@@ -147,6 +152,26 @@ const arb_clock *arb_referee_clock(const arb_referee *ref) {
 
 static int game_over(const arb_referee *ref) {
   return ref->aborted || arb_game_outcome(ref->game).result != ARB_RESULT_NONE;
+}
+
+int64_t arb_referee_abandon_ms(const arb_referee *ref) {
+  return ref->game && !ref->aborted ? ref->abandon_ms : 0;
+}
+
+/* The first millisecond side's opponent may claim that side abandoned the game, or NEVER. */
+static int64_t abandon_claim_at(const arb_referee *ref, int side) {
+  if (!ref->abandon_ms || ref->away_from[side] < 0 || game_over(ref) ||
+      arb_game_ply_count(ref->game) < 2 || ref->paused_at >= 0)
+    return ARB_CLOCK_NEVER;
+  return ref->away_from[side] + ref->abandon_ms;
+}
+
+/* What a claim that `leaver` abandoned the game gives: the claimant wins unless it could not
+ * win on time — the rule set's flag test with the leaver as the flagged side (a pending draw
+ * offer does not count: the leaver is not out of time). */
+static arb_flag_verdict abandon_verdict(const arb_referee *ref, int leaver) {
+  return arb_flag_fall(arb_game_position(ref->game), (arb_color)leaver, arb_game_rules(ref->game),
+                       -1, arb_game_outcome(ref->game).result);
 }
 
 /* ---- what time does by itself: flags a server sees, the first-move limit ---- */
@@ -229,6 +254,7 @@ void arb_referee_state_of(const arb_referee *ref, arb_ref_state *s) {
     s->flag_side = (int8_t)ref->flag_side;
     s->flag_reason = ref->flag_reason;
   }
+  if (ref->abandoned >= 0) s->flag_reason = ref->abandon_reason;
   if (ref->timed) {
     s->timed = 1;
     for (int c = 0; c < 2; c++)
@@ -237,6 +263,16 @@ void arb_referee_state_of(const arb_referee *ref, arb_ref_state *s) {
     s->paused = arb_clock_state_of(&ref->clock) == ARB_CLOCK_PAUSED;
     s->flag_at = arb_clock_flag_time(&ref->clock);
     s->deadline = arb_referee_next_deadline(ref);
+  }
+  int64_t first = game_over(ref) ? ARB_CLOCK_NEVER : first_move_deadline(ref);
+  s->first_move_by = first == ARB_CLOCK_NEVER ? first : first - 1;
+  s->abandoned = (int8_t)ref->abandoned;
+  s->abandon_result = ARB_RESULT_NONE;
+  for (int c = 0; c < 2; c++) {
+    s->away_since[c] = s->over ? -1 : ref->away_from[c];
+    s->abandon_claim_at[c] = abandon_claim_at(ref, c);
+    if (s->abandon_claim_at[c] != ARB_CLOCK_NEVER)
+      s->abandon_result = abandon_verdict(ref, c).result;
   }
 }
 
@@ -285,6 +321,8 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
                   arb_fen_problem_message(fatal & (0u - fatal))); /* the first problem */
   if (su.first_move_ms < 0 || su.first_move_ms > ARB_CLOCK_MS_MAX)
     return refuse(d, ARB_REF_BAD_EVENT, "\"first_move_ms\" is out of range");
+  if (su.abandon_ms < -1 || su.abandon_ms > ARB_CLOCK_MS_MAX)
+    return refuse(d, ARB_REF_BAD_EVENT, "\"abandon_ms\" is out of range");
   arb_clock clock;
   if (su.control) {
     arb_time_control tc = *su.control;
@@ -329,6 +367,17 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
   ref->first_move_ms = su.first_move_ms > 0 ? su.first_move_ms : 0;
   ref->first_move_from = ev->t;
   ref->paused_at = -1;
+  /* the abandonment claim: online only, after a wait by the speed of the control */
+  ref->abandon_ms = 0;
+  if (su.rules == ARB_RULES_ONLINE && su.abandon_ms >= 0)
+    ref->abandon_ms = su.abandon_ms > 0 ? su.abandon_ms
+                      : su.control && arb_tc_speed(su.control) <= ARB_SPEED_BULLET &&
+                              arb_tc_speed(su.control) != ARB_SPEED_UNKNOWN
+                          ? ARB_REF_ABANDON_FAST_MS
+                          : ARB_REF_ABANDON_DEFAULT_MS;
+  ref->away_from[0] = ref->away_from[1] = -1;
+  ref->abandoned = -1;
+  ref->abandon_reason = ARB_FLAG_NONE;
   memset(ref->pre, 0, sizeof ref->pre);
   arb__ref_record_clear(ref);
   return ARB_OK;
@@ -586,11 +635,13 @@ static arb_status ev_pause(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
     return refuse(d, ARB_REF_CLOCK_STATE,
                   pause ? "the clock is not running" : "the clock is not paused");
   if (s != ARB_OK) return refuse_status(d, s);
-  /* The first-move limit stands still with the clocks. */
+  /* The first-move limit and a player's time away stand still with the clocks. */
   if (pause)
     ref->paused_at = ev->t;
   else if (ref->paused_at >= 0) {
     ref->first_move_from += ev->t - ref->paused_at;
+    for (int c = 0; c < 2; c++)
+      if (ref->away_from[c] >= 0) ref->away_from[c] += ev->t - ref->paused_at;
     ref->paused_at = -1;
   }
   return ARB_OK;
@@ -617,6 +668,67 @@ static arb_status ev_adjust(arb_referee *ref, const arb_ref_event *ev, arb_ref_d
   return ARB_OK;
 }
 
+/* ---- a player who left (online) ---- */
+
+static arb_status need_abandon_rule(const arb_referee *ref, arb_ref_decision *d) {
+  if (ref->abandon_ms) return ARB_OK;
+  return refuse(d, ARB_REF_NOT_ALLOWED,
+                "only the online rules let a player claim a game the opponent left (under "
+                "these rules it is the arbiter's decision)");
+}
+
+/* ARB_REF_AWAY, ARB_REF_BACK: the server's word that a player's connection went or came. */
+static arb_status ev_away(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                          arb_ref_entry *e) {
+  (void)e;
+  if (need_by(ev, d) || need_abandon_rule(ref, d)) return d->status;
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  int away = ev->kind == ARB_REF_AWAY;
+  if (away == (ref->away_from[ev->by] >= 0))
+    return refuse(d, ARB_REF_NOT_ALLOWED, away ? "%s is away already" : "%s is not away",
+                  color_name(ev->by));
+  /* away during a pause: counted from the resumption */
+  ref->away_from[ev->by] = !away ? -1 : ref->paused_at >= 0 ? ref->paused_at : ev->t;
+  return ARB_OK;
+}
+
+static const char *Color_name(int c) { return c == ARB_WHITE ? "White" : "Black"; }
+
+/* ARB_REF_CLAIM_ABANDONED: the opponent left and stayed away for the wait. */
+static arb_status ev_claim_abandoned(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                                     arb_ref_entry *e) {
+  (void)e;
+  if (need_by(ev, d) || need_abandon_rule(ref, d)) return d->status;
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  int leaver = ev->by ^ 1;
+  if (ref->away_from[ev->by] >= 0)
+    return refuse(d, ARB_REF_NOT_ALLOWED, "%s is away: a player who left cannot claim",
+                  Color_name(ev->by));
+  if (ref->away_from[leaver] < 0)
+    return refuse(d, ARB_REF_NOT_ALLOWED, "%s has not left the game", Color_name(leaver));
+  if (arb_game_ply_count(ref->game) < 2)
+    return refuse(d, ARB_REF_NOT_ALLOWED,
+                  "before each side has moved a game is aborted, not won: abort it instead");
+  if (ref->paused_at >= 0)
+    return refuse(d, ARB_REF_CLOCK_STATE, "the game is paused: time away does not count now");
+  int64_t at = abandon_claim_at(ref, leaver);
+  if (ev->t < at)
+    return refuse(d, ARB_REF_NOT_ALLOWED,
+                  "%s left %lld s ago: the game can be claimed once %s has been away for %lld "
+                  "s (%lld s more)",
+                  Color_name(leaver), (long long)((ev->t - ref->away_from[leaver]) / 1000),
+                  Color_name(leaver), (long long)(ref->abandon_ms / 1000),
+                  (long long)((at - ev->t + 999) / 1000));
+  arb_flag_verdict v = abandon_verdict(ref, leaver);
+  if (v.result == ARB_RESULT_NONE || v.reason == ARB_FLAG_GAME_OVER)
+    return refuse_status(d, ARB_ERR_GAME_OVER);
+  arb_status s = arb_game_time_forfeit(ref->game, (arb_color)leaver, v.result);
+  if (s != ARB_OK) return refuse_status(d, s);
+  ref->abandoned = leaver;
+  ref->abandon_reason = v.reason;
+  return ARB_OK;
+}
+
 typedef arb_status (*handler)(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
                               arb_ref_entry *e);
 
@@ -635,6 +747,9 @@ static const handler handlers[ARB_REF_TICK] = {
     [ARB_REF_PREMOVE] = ev_premove,
     [ARB_REF_CANCEL_PREMOVE] = ev_premove,
     [ARB_REF_ABORT] = ev_abort,
+    [ARB_REF_AWAY] = ev_away,
+    [ARB_REF_BACK] = ev_away,
+    [ARB_REF_CLAIM_ABANDONED] = ev_claim_abandoned,
 };
 
 /* ---- the event loop ---- */

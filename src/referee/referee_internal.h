@@ -32,6 +32,12 @@ struct arb_referee {
   uint8_t sees_flags; /* the setup's */
   arb_lag_tracker lag[2];
   int64_t first_move_ms, first_move_from, paused_at;
+  /* The abandonment claim (online): the wait (0: none in this game), since when each side is
+   * away (-1 present; moved on by pauses), and the ending it made (the leaver, or -1). */
+  int64_t abandon_ms;
+  int64_t away_from[2];
+  int abandoned;
+  arb_flag_reason abandon_reason;
   arb__ref_premove pre[2]; /* one per side */
   /* The start's PGN tags: one block holding the array and then the strings. */
   arb_ref_tag *tags;

@@ -29,6 +29,26 @@ int arb_referee_end_words(const arb_referee *ref, char *buf, size_t size) {
       return snprintf(buf, size, "Game aborted by %s", Color(e.by));
     return snprintf(buf, size, "Game aborted");
   }
+  if (s.abandoned >= 0) {
+    /* the online rules' abandonment claim: the claimant wins unless it could not win on time */
+    int left = s.abandoned;
+    const char *rule = "by the abandonment claim (online rules)";
+    switch (s.flag_reason) {
+    case ARB_FLAG_CANNOT_MATE:
+      return snprintf(buf, size,
+                      "Draw %s: %s left the game, but %s cannot checkmate by any sequence of legal "
+                      "moves",
+                      rule, Color(left), Color(left ^ 1));
+    case ARB_FLAG_INSUFFICIENT:
+      return snprintf(buf, size, "Draw %s: %s left the game, but %s has too little material to win",
+                      rule, Color(left), Color(left ^ 1));
+    case ARB_FLAG_DEAD_POSITION:
+      return snprintf(buf, size, "Draw %s: %s left the game in a dead position", rule, Color(left));
+    default:
+      return snprintf(buf, size, "%s left the game: %s wins %s", Color(left), Color(left ^ 1),
+                      rule);
+    }
+  }
   const char *claimed = o.automatic         ? ""
                         : o.by == ARB_WHITE ? ", claimed by White"
                                             : ", claimed by Black";
