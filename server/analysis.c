@@ -431,7 +431,7 @@ static void laws_write(srv_jw *w, const an_line *l, arb_ruleset rules, uint64_t 
     } else if (r->verdict == ARB_WIN_WINNABLE) {
       sb_printf(&wt[c], "%s can still checkmate, for example: ", Side(c));
       line_words(pos, r->line, r->line_len, LINE_SHOWN, &wt[c]);
-      sb_add(&wt[c], ".");
+      if (r->line_len <= LINE_SHOWN) sb_add(&wt[c], ".");
     } else if (r->verdict == ARB_WIN_UNWINNABLE) {
       sb_printf(&wt[c], "%s cannot checkmate by any sequence of legal moves: ", Side(c));
       proof_words(pos, c, r, &wt[c]);
