@@ -169,3 +169,36 @@ test('a finished game from its id, on a phone', async () => {
   p.assertClean();
   await p.close();
 });
+
+test('the engine on request: the mate it sees, and in the exported PGN', async (t) => {
+  // a server with the engine it finds (Debian's Stockfish: scripts/deps.sh test installs it)
+  const withEngine = await startServer({ args: ['--static', WEB] });
+  try {
+    const res = await fetch(`${withEngine.base}/api/computer`);
+    if (!(await res.json()).engine) return t.skip('no chess engine installed');
+    const p = new Person(browser, 'Engine user');
+    await p.open(`${withEngine.base}/analysis`);
+    await p.waitData('status', 'ready');
+    // the scholar's mate set up: after 3...Nf6?? White mates with Qxf7# (mate in one)
+    await p.page.fill('#paste', '1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 *');
+    await p.page.click('#analyse');
+    await p.waitData('nodes', '7');
+    await p.page.focus('body');
+    await press(p, 'ArrowDown');
+    await p.waitPly(6);
+    await p.page.click('#evaluate');
+    await p.page.waitForFunction(() => /#1\b/.test(document.getElementById('eval-score').textContent), null, { timeout: 15000 });
+    assert.match(await p.text('#eval-line'), /Best: Qxf7#/);
+    await p.shot('desktop-engine');
+    const [download] = await Promise.all([p.page.waitForEvent('download'), p.page.click('#export-pgn')]);
+    const pgn = readFileSync(await download.path(), 'utf8');
+    assert.match(pgnCheck(pgn), /1 games, 0 with errors/);
+    assert.match(pgn, /\[%eval #1/);
+    assert.match(pgn.replace(/\s+/g, ' '), /Engine, depth \d+: 4\.Qxf7#/);
+    p.assertClean();
+    await p.close();
+  } finally {
+    await withEngine.stop();
+    cleanup(withEngine.dir);
+  }
+});

@@ -295,7 +295,7 @@ function renderEval() {
     return;
   }
   $('eval-score').textContent = `${scoreText(e.score)} (depth ${e.depth})`;
-  line.textContent = e.pv && e.pv.length ? `Best: ${e.best}. Line: ${e.pv.join(' ')}` : e.best ? `Best: ${e.best}` : '';
+  line.textContent = e.pv && e.pv.length > 1 ? `Best: ${e.best}. Line: ${e.pv.join(' ')}` : e.best ? `Best: ${e.best}` : '';
 }
 
 async function evaluate() {
