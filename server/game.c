@@ -55,7 +55,9 @@ srv_game *srv_game_new(srv_server *sv, const srv_game_row *row) {
   struct tm tm;
   gmtime_r(&secs, &tm);
   strftime(g->date, sizeof g->date, "%Y.%m.%d", &tm);
-  snprintf(g->site, sizeof g->site, "%s", sv->cfg.site ? sv->cfg.site : "");
+  /* the PGN's Site: the server's --site, else "Arbiter" (a PGN without one names nowhere) */
+  snprintf(g->site, sizeof g->site, "%s",
+           sv->cfg.site && sv->cfg.site[0] ? sv->cfg.site : "Arbiter");
   size_t n = 0;
   g->tags[n++] = (arb_ref_tag){"Event", "Arbiter game"};
   if (g->site[0]) g->tags[n++] = (arb_ref_tag){"Site", g->site};
@@ -154,6 +156,8 @@ void srv_game_view(srv_game *g, int viewer, int64_t now, srv_view *v) {
   v->level = g->row.level;
   for (int c = 0; c < 2; c++)
     v->names[c] = g->row.computer == c + 1 || g->row.name[c][0] ? g->tag_names[c] : NULL;
+  for (srv_session *s = g->sessions; s; s = s->next)
+    v->spectators += s->seat < 0;
 }
 
 void srv_game_rearm(srv_server *sv, srv_game *g) {
@@ -321,7 +325,10 @@ static void store_end(srv_server *sv, srv_game *g, int64_t t) {
   if (!s.over || g->ended_stored) return;
   g->ended_stored = 1;
   srv_store_end_game(sv->store, g->row.id, arb_result_string(s.outcome.result),
-                     s.aborted ? "aborted" : arb_termination_name(s.outcome.termination), t);
+                     s.aborted          ? "aborted"
+                     : s.abandoned >= 0 ? "abandonment"
+                                        : arb_termination_name(s.outcome.termination),
+                     t);
 }
 
 /* Whether an accepted event of this kind is broadcast as an update (a version). */
@@ -354,11 +361,10 @@ void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session 
   if (!ok && from) {
     /* a refused move is named in its answer ("Nf4: no legal move fits"), unless the referee's
      * message names it already */
-    char msg[sizeof d.message + 40];
-    if ((ev->kind == ARB_REF_MOVE || ev->kind == ARB_REF_PREMOVE) && ev->text_len &&
-        strncmp(d.message, ev->text, ev->text_len))
-      snprintf(msg, sizeof msg, "%.*s: %s", (int)(ev->text_len > 32 ? 32 : ev->text_len), ev->text,
-               d.message);
+    char msg[sizeof d.message + 64];
+    if ((ev->kind == ARB_REF_MOVE || ev->kind == ARB_REF_PREMOVE) && ev->text_len && g->started)
+      srv_refusal_words(arb_game_position(arb_referee_game(g->ref)), d.refusal, ev->text,
+                        ev->text_len, d.message, msg, sizeof msg);
     else
       snprintf(msg, sizeof msg, "%s", d.message);
     srv_game_send(sv, g, from, srv_write_error(arb_ref_refusal_name(d.refusal), msg, id));

@@ -101,6 +101,22 @@ static int parse_fields(json_t *j, srv_msg *m, srv_parse_error *err) {
     }
     if (!opt_int(j, "v", INT64_MAX, &m->version))
       return fail(err, "bad_message", "\"v\" must be the last version seen");
+    json_t *nm = json_object_get(j, "name");
+    if (nm && !json_is_null(nm)) {
+      /* jansson gives valid UTF-8: count characters, refuse control ones (C0, DEL, C1) */
+      const unsigned char *t = (const unsigned char *)json_string_value(nm);
+      size_t n = json_is_string(nm) ? json_string_length(nm) : 0, chars = 0;
+      int bad = !json_is_string(nm) || strlen((const char *)t) != n;
+      for (size_t i = 0; !bad && i < n; i++) {
+        if ((t[i] & 0xC0) != 0x80) chars++;
+        if (t[i] < 0x20 || t[i] == 0x7F || (t[i] == 0xC2 && i + 1 < n && t[i + 1] < 0xA0)) bad = 1;
+      }
+      if (bad || chars > SRV_HELLO_NAME_CHARS || n >= sizeof m->name)
+        return fail(err, "bad_message",
+                    "\"name\" must be text of at most %d characters, without control characters",
+                    SRV_HELLO_NAME_CHARS);
+      memcpy(m->name, t, n + 1);
+    }
     break;
   }
   case SRV_MSG_MOVE:
@@ -190,6 +206,111 @@ int srv_reason_words(const arb_referee *ref, char *buf, size_t size) {
   return arb_referee_end_words(ref, buf, size);
 }
 
+/* The move from -> to (promotion, ARB_NO_TYPE none) as a player would write it: SAN without
+ * disambiguation or check marks (an illegal move has no SAN). */
+static void pseudo_san(const arb_position *p, arb_square from, arb_square to, arb_piece_type promo,
+                       char *out, size_t size) {
+  static const char letters[] = "?PNBRQK"; /* by arb_piece_type */
+  arb_piece pc = p->board[from];
+  char dest[3] = {(char)('a' + to % 8), (char)('1' + to / 8), 0};
+  if (pc == ARB_NO_PIECE) {
+    snprintf(out, size, "%c%c%s", 'a' + from % 8, '1' + from / 8, dest);
+    return;
+  }
+  arb_piece_type t = ARB_PIECE_TYPE(pc);
+  int capture =
+      p->board[to] != ARB_NO_PIECE && ARB_PIECE_COLOR(p->board[to]) != ARB_PIECE_COLOR(pc);
+  if (t == ARB_KING && (from % 8 == 4) && (to % 8 == 6 || to % 8 == 2) && from / 8 == to / 8) {
+    snprintf(out, size, "%s", to % 8 == 6 ? "O-O" : "O-O-O");
+    return;
+  }
+  if (t == ARB_PAWN) {
+    capture = capture || from % 8 != to % 8;
+    char promo_text[4] = "";
+    if (promo > ARB_PAWN && promo < ARB_KING)
+      snprintf(promo_text, sizeof promo_text, "=%c", letters[promo]);
+    if (capture)
+      snprintf(out, size, "%cx%s%s", 'a' + from % 8, dest, promo_text);
+    else
+      snprintf(out, size, "%s%s", dest, promo_text);
+    return;
+  }
+  snprintf(out, size, "%c%s%s", letters[t], capture ? "x" : "", dest);
+}
+
+/* A typed SAN move's piece and destination, read leniently ("Bxe5+", "exd5", "e8=Q", "Nbd2"):
+ * 1 and the from-square of the first piece of that kind that could go there by its way of
+ * moving (the one the player most likely meant), else 0. */
+static int san_squares(const arb_position *p, const char *text, size_t len, arb_square *from,
+                       arb_square *to, arb_piece_type *promo) {
+  char t[16];
+  size_t n = 0;
+  for (size_t i = 0; i < len && n + 1 < sizeof t; i++)
+    if (!strchr("x+#!?:-", text[i])) t[n++] = text[i];
+  t[n] = 0;
+  *promo = ARB_NO_TYPE;
+  char *eq = strchr(t, '=');
+  if (eq) {
+    const char *q = strchr("NBRQ", eq[1] ? eq[1] : ' ');
+    if (!q || !eq[1]) return 0;
+    *promo = (arb_piece_type)(ARB_KNIGHT + (q - "NBRQ"));
+    *eq = 0;
+    n = strlen(t);
+  }
+  if (n < 2) return 0;
+  char f = t[n - 2], r = t[n - 1];
+  if (f < 'a' || f > 'h' || r < '1' || r > '8') return 0;
+  *to = (arb_square)((f - 'a') + 8 * (r - '1'));
+  arb_piece_type type = ARB_PAWN;
+  const char *k = strchr("NBRQK", t[0]);
+  if (k && t[0]) type = (arb_piece_type)(ARB_KNIGHT + (k - "NBRQK"));
+  const char *hint = t + (type == ARB_PAWN ? 0 : 1); /* a file or rank that says which piece */
+  size_t hint_len = n - 2 - (size_t)(hint - t);
+  int found = 0;
+  for (int sq = 0; sq < 64; sq++) {
+    arb_piece pc = p->board[sq];
+    if (pc == ARB_NO_PIECE || ARB_PIECE_TYPE(pc) != type || ARB_PIECE_COLOR(pc) != p->turn)
+      continue;
+    int fits = 1;
+    for (size_t i = 0; i < hint_len; i++)
+      if ((hint[i] >= 'a' && hint[i] <= 'h' && sq % 8 != hint[i] - 'a') ||
+          (hint[i] >= '1' && hint[i] <= '8' && sq / 8 != hint[i] - '1'))
+        fits = 0;
+    if (!fits) continue;
+    arb_move_explanation e;
+    if (arb_move_explain(p, (arb_square)sq, *to, *promo, &e) != ARB_OK) continue;
+    if (e.reason == ARB_ILLEGAL_PIECE_DOES_NOT_MOVE_SO || e.reason == ARB_ILLEGAL_SAME_SQUARE) {
+      if (!found) *from = (arb_square)sq, found = 1; /* a fallback */
+      continue;
+    }
+    *from = (arb_square)sq;
+    return 1;
+  }
+  return found;
+}
+
+int srv_refusal_words(const arb_position *p, arb_ref_refusal refusal, const char *text, size_t len,
+                      const char *message, char *buf, size_t size) {
+  if (refusal != ARB_REF_ILLEGAL_MOVE && refusal != ARB_REF_BAD_MOVE)
+    return snprintf(buf, size, "%s", message);
+  arb_square from, to;
+  arb_piece_type promo;
+  int read = arb_uci_read_squares(text, len, &from, &to, &promo) == ARB_OK ||
+             san_squares(p, text, len, &from, &to, &promo);
+  arb_move_explanation e;
+  if (!read || arb_move_explain(p, from, to, promo, &e) != ARB_OK || e.reason == ARB_MOVE_LEGAL) {
+    if (len > 32) len = 32;
+    return snprintf(buf, size, "%.*s is not a move here: %s", (int)len, text, message);
+  }
+  char mv[16];
+  pseudo_san(p, from, to, promo, mv, sizeof mv);
+  /* the explanation speaks of "the king": the player's own */
+  const char *why = e.message;
+  if (!strncmp(why, "the king ", 9))
+    return snprintf(buf, size, "%s is illegal: your king %s", mv, why + 9);
+  return snprintf(buf, size, "%s is illegal: %s", mv, why);
+}
+
 /* key and a value that needs no escaping */
 static void kplain(srv_jw *w, const char *key, const char *s) {
   srv_jw_key(w, key);
@@ -258,9 +379,10 @@ static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
   kplain(w, "status", !v->started ? "waiting" : over ? "over" : "ongoing");
   kplain(w, "result", arb_result_string(v->started ? s->outcome.result : ARB_RESULT_NONE));
   srv_jw_kstr(w, "termination",
-              !over        ? ""
-              : s->aborted ? "aborted"
-                           : arb_termination_name(s->outcome.termination));
+              !over               ? ""
+              : s->aborted        ? "aborted"
+              : s->abandoned >= 0 ? "abandonment"
+                                  : arb_termination_name(s->outcome.termination));
   char words[192] = "";
   if (over) srv_reason_words(v->ref, words, sizeof words);
   srv_jw_kstr(w, "reason", words);
@@ -358,6 +480,29 @@ static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
     srv_jw_close(w, ']');
   }
   srv_jw_kbool(w, "abortable", v->started && !over && plies < 2);
+  /* the first-move limit while it runs: the side to move must move by this server time */
+  if (v->started && !over && s->first_move_by != ARB_CLOCK_NEVER) {
+    srv_jw_key(w, "first_move");
+    srv_jw_open(w, '{');
+    kplain(w, "side", color_name(p->turn));
+    srv_jw_kint(w, "by", s->first_move_by);
+    srv_jw_close(w, '}');
+  }
+  /* a player who left (online rules): since when, and from when the other may claim */
+  for (int c = 0; v->started && !over && c < 2; c++) {
+    if (s->away_since[c] < 0) continue;
+    srv_jw_key(w, "away");
+    srv_jw_open(w, '{');
+    kplain(w, "side", color_name(c));
+    srv_jw_kint(w, "since", s->away_since[c]);
+    kms(w, "claim_at", s->abandon_claim_at[c]);
+    srv_jw_kstr_or_null(
+        w, "claim_result",
+        s->abandon_claim_at[c] != ARB_CLOCK_NEVER ? arb_result_string(s->abandon_result) : NULL);
+    srv_jw_close(w, '}');
+    break;
+  }
+  srv_jw_kint(w, "spectators", v->spectators);
   if (v->started && s->must_play != ARB_MOVE_NONE) {
     char uci[8];
     arb_uci_write(p, s->must_play, uci, sizeof uci);

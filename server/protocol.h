@@ -16,8 +16,9 @@
 #include "arbiter/arbiter.h"
 #include "token.h"
 
-#define SRV_MAX_MESSAGE 8192 /* bytes in one client message (lila-ws: 8192) */
-#define SRV_MAX_DEPTH 4      /* nesting of objects and arrays in one client message */
+#define SRV_MAX_MESSAGE 8192    /* bytes in one client message (lila-ws: 8192) */
+#define SRV_MAX_DEPTH 4         /* nesting of objects and arrays in one client message */
+#define SRV_HELLO_NAME_CHARS 40 /* characters of a player's name in hello (no control ones) */
 
 /* ---- client → server ---- */
 
@@ -30,6 +31,7 @@
   X(SRV_MSG_ACCEPT_DRAW, "accept_draw")                                                            \
   X(SRV_MSG_DECLINE_DRAW, "decline_draw")                                                          \
   X(SRV_MSG_CLAIM_DRAW, "claim_draw")                                                              \
+  X(SRV_MSG_CLAIM_ABANDONED, "claim_abandoned")                                                    \
   X(SRV_MSG_RESIGN, "resign")                                                                      \
   X(SRV_MSG_ABORT, "abort")                                                                        \
   X(SRV_MSG_REMATCH, "rematch")                                                                    \
@@ -57,6 +59,7 @@ typedef struct srv_msg {
   arb_claim_reason reason;        /* claim_draw */
   int64_t lag_ms;                 /* move: the client's lag estimate, -1 none */
   int auto_queen;                 /* settings: 0/1, -1 not given */
+  char name[4 * SRV_HELLO_NAME_CHARS + 1]; /* hello: the player's name, "" none (UTF-8) */
 } srv_msg;
 
 /* Why a message was refused: a code (the error event's) and a message for a person. */
@@ -98,6 +101,7 @@ typedef struct srv_view {
   int computer;               /* 0, or 1 + the seat the computer plays */
   int level;                  /* its level */
   const char *names[2];       /* the players' names (the computer's too), NULL or "" none */
+  int spectators;             /* connections watching */
   /* The SAN list as JSON ("[...]" of ply_json plies), kept by the game so that it is not
    * written again with every move; NULL: written from the referee's game. */
   const char *moves_json;
@@ -109,6 +113,15 @@ typedef struct srv_view {
  * time, but Black cannot checkmate by any sequence of legal moves"), into buf (snprintf
  * convention); "" while the game goes on. */
 int srv_reason_words(const arb_referee *ref, char *buf, size_t size);
+
+/* A refused move (or premove) in words a player understands, into buf (snprintf convention):
+ * "Bxe5 is illegal: the king would be in check from the bishop on b5" — the move as the
+ * player meant it, in SAN-like notation (it is not legal, so not SAN proper), and the reason
+ * from the library (arb_move_explain).  text is what the client sent (UCI or SAN); p the
+ * position it was refused in; refusal and message the referee's.  Refusals that are not about
+ * the move itself (not your turn, game over ...) keep the referee's message. */
+int srv_refusal_words(const arb_position *p, arb_ref_refusal refusal, const char *text, size_t len,
+                      const char *message, char *buf, size_t size);
 
 /* {"t":"state","v":N,"game":{...}}: everything a page needs (docs/protocol.md). */
 char *srv_write_state(const srv_view *v);

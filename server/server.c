@@ -535,6 +535,10 @@ static void presence(srv_server *sv, srv_game *g) {
   json_object_set_new(j, "t", json_string("players"));
   for (int c = 0; c < 2; c++)
     json_object_set_new(j, color_name(c), json_pack("{s:b}", "connected", g->connected[c] > 0));
+  int watching = 0;
+  for (srv_session *s = g->sessions; s; s = s->next)
+    watching += s->seat < 0;
+  json_object_set_new(j, "spectators", json_integer(watching));
   char *text = json_dumps(j, JSON_COMPACT);
   json_decref(j);
   srv_buf *b = srv_buf_take(text);
@@ -542,6 +546,20 @@ static void presence(srv_server *sv, srv_game *g) {
   for (srv_session *s = g->sessions; s; s = s->next)
     srv_game_send_buf(sv, g, s, b); /* in order, behind what is pending */
   srv_buf_unref(b);
+}
+
+/* A seat's last connection went, or its first came back: under rules with the abandonment
+ * claim (online) the referee is told, stored and broadcast like any event, so that the other
+ * player may claim after the wait and a restart keeps it.  The computer's seat never leaves. */
+static void seat_away(srv_server *sv, srv_game *g, int seat, int away, int64_t now) {
+  if (!g->started || g->row.computer == seat + 1 || !arb_referee_abandon_ms(g->ref)) return;
+  arb_ref_state st;
+  arb_referee_state_of(g->ref, &st);
+  if (st.over || away == (st.away_since[seat] >= 0)) return;
+  if (now < st.now) now = st.now;
+  arb_ref_event ev = ARB_REF_EVENT_INIT(away ? ARB_REF_AWAY : ARB_REF_BACK, now);
+  ev.by = (int8_t)seat;
+  srv_game_apply(sv, g, &ev, NULL, -1);
 }
 
 static void detach(srv_server *sv, srv_session *s, int64_t now) {
@@ -570,7 +588,8 @@ static void detach(srv_server *sv, srv_session *s, int64_t now) {
   }
   s->game = NULL;
   if (!g->sessions) g->idle_since_ms = now;
-  if (s->seat >= 0) presence(sv, g);
+  presence(sv, g); /* a seat's connection, or the count of spectators */
+  if (s->seat >= 0 && !g->connected[s->seat]) seat_away(sv, g, s->seat, 1, now);
   s->seat = SRV_SEAT_NONE;
 }
 
@@ -633,9 +652,12 @@ static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now)
     if (g->open && seat == g->open_seat) g->open = 0; /* taken */
     snprintf(s->token, sizeof s->token, "%s", m->token);
     presence(sv, g);
+    seat_away(sv, g, seat, 0, now); /* back, if the referee counted it away */
     unmask_rematch(sv, g, seat, m->token);
     if (g->rematch_token[seat][0]) /* a rematch made while this seat was away */
       srv_game_send(sv, g, s, srv_write_rematch(g->row.rematch_id, g->rematch_token[seat]));
+  } else {
+    presence(sv, g); /* one more watching */
   }
   /* the updates it missed, if they are still at hand, then the state */
   if (m->version >= 0 && (uint64_t)m->version < g->version &&
@@ -714,6 +736,7 @@ static const arb_ref_kind action_kind[SRV_MSG_COUNT] = {
     [SRV_MSG_ACCEPT_DRAW] = ARB_REF_ACCEPT_DRAW,
     [SRV_MSG_DECLINE_DRAW] = ARB_REF_DECLINE_DRAW,
     [SRV_MSG_CLAIM_DRAW] = ARB_REF_CLAIM_DRAW,
+    [SRV_MSG_CLAIM_ABANDONED] = ARB_REF_CLAIM_ABANDONED,
     [SRV_MSG_RESIGN] = ARB_REF_RESIGN,
     [SRV_MSG_ABORT] = ARB_REF_ABORT,
 };

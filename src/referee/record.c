@@ -69,7 +69,11 @@ arb_status arb_referee_write_pgn(const arb_referee *ref, unsigned flags, arb_pgn
       r++;
     if (r == ref->nrec) continue;
     const arb_ref_entry *e = &ref->rec[r++];
-    arb_pgn_clock_data cd = {e->clock_ms, (flags & ARB_REF_PGN_EMT) ? e->move_ms : -1, -1, -1};
+    /* whole seconds, rounded down, for every move alike (as lichess writes them): a clock
+     * shown as 0:04:57.123 after one move and 0:05:00 after the next reads as two precisions */
+    arb_pgn_clock_data cd = {
+        e->clock_ms >= 0 ? e->clock_ms / 1000 * 1000 : -1,
+        (flags & ARB_REF_PGN_EMT) && e->move_ms >= 0 ? e->move_ms / 1000 * 1000 : -1, -1, -1};
     if (s || !ref->timed || (cd.clk_ms < 0 && cd.emt_ms < 0)) continue;
     char text[96];
     int n = arb_pgn_comment_clock_write(&cd, text, sizeof text);
