@@ -634,7 +634,7 @@ typedef struct an_ref {
 
 typedef struct an {
   arb_ruleset rules;
-  uint64_t budget;
+  uint64_t budget, granted; /* search nodes left, and given for this request */
   arb_tree *tree;
   arb_tree_node **byid;
   int nids, source_ids;
@@ -1181,13 +1181,37 @@ static char *write_analysis(const an *a, json_t *warnings) {
     raw_value(&w, wj, strlen(wj));
     free(wj);
   }
-  srv_jw_kint(&w, "searched", (int64_t)(SRV_ANALYSIS_BUDGET - a->budget));
+  srv_jw_kint(&w, "searched", (int64_t)(a->granted - a->budget));
   srv_jw_close(&w, '}');
   return srv_jw_take(&w);
 }
 
+/* The searches' budget shared by every request (analysis.h): refilled with the time. */
+static uint64_t bucket = SRV_ANALYSIS_BURST;
+static int64_t bucket_ms;
+static int bucket_started;
+
+static uint64_t budget_take(int64_t now_ms, uint64_t want) {
+  if (!bucket_started) {
+    bucket_started = 1;
+    bucket_ms = now_ms;
+  } else if (now_ms > bucket_ms) {
+    uint64_t add = (uint64_t)(now_ms - bucket_ms) * (SRV_ANALYSIS_RATE / 1000);
+    bucket = bucket + add > SRV_ANALYSIS_BURST || add > SRV_ANALYSIS_BURST ? SRV_ANALYSIS_BURST
+                                                                           : bucket + add;
+    bucket_ms = now_ms;
+  }
+  uint64_t got = want < bucket ? want : bucket;
+  bucket -= got;
+  return got;
+}
+
+static void budget_return(uint64_t left) {
+  bucket = bucket + left > SRV_ANALYSIS_BURST ? SRV_ANALYSIS_BURST : bucket + left;
+}
+
 /* POST /api/analysis/position: the laws at the end of {"fen", "moves"}. */
-static int position_http(json_t *req, char **out) {
+static int position_http(json_t *req, int64_t now_ms, char **out) {
   arb_ruleset rules = ARB_RULES_FIDE;
   json_t *jr = json_object_get(req, "rules");
   if (jr && !json_is_null(jr) &&
@@ -1226,7 +1250,7 @@ static int position_http(json_t *req, char **out) {
   srv_jw w;
   srv_jw_init(&w);
   if (ok) {
-    uint64_t budget = SRV_SEARCH_BUDGET * 2;
+    uint64_t budget = budget_take(now_ms, SRV_SEARCH_BUDGET * 2);
     an_prev now;
     const arb_position *pos = arb_game_position(l.g);
     char fen[ARB_FEN_MAX];
@@ -1249,6 +1273,7 @@ static int position_http(json_t *req, char **out) {
     }
     srv_jw_key(&w, "laws");
     laws_write(&w, &l, rules, &budget, NULL, &now, NULL);
+    budget_return(budget);
     srv_jw_close(&w, '}');
     srv_jw_close(&w, '}');
   }
@@ -1352,8 +1377,8 @@ static int pgn_http(an *a, json_t *req, char **out) {
   return *out ? 200 : 500;
 }
 
-int srv_analysis_http(const char *path, const char *body, size_t len, srv_analysis_loader load,
-                      void *load_ctx, char **out) {
+int srv_analysis_http(const char *path, const char *body, size_t len, int64_t now_ms,
+                      srv_analysis_loader load, void *load_ctx, char **out) {
   *out = NULL;
   int which = !strcmp(path, "/api/analysis")            ? 0
               : !strcmp(path, "/api/analysis/position") ? 1
@@ -1375,13 +1400,13 @@ int srv_analysis_http(const char *path, const char *body, size_t len, srv_analys
   }
   int status;
   if (which == 1) {
-    status = position_http(req, out);
+    status = position_http(req, now_ms, out);
   } else {
     an a;
     memset(&a, 0, sizeof a);
-    a.budget = SRV_ANALYSIS_BUDGET;
     json_t *warnings = json_array();
     status = read_source(&a, req, load, load_ctx, warnings, out);
+    if (!status) a.budget = a.granted = budget_take(now_ms, SRV_ANALYSIS_BUDGET);
     if (!status && which == 0) {
       if (laws_all(&a)) {
         status = fail(out, 500, "no_resources", "out of memory", 0);
@@ -1392,6 +1417,7 @@ int srv_analysis_http(const char *path, const char *body, size_t len, srv_analys
     } else if (!status) {
       status = pgn_http(&a, req, out);
     }
+    budget_return(a.budget);
     json_decref(warnings);
     an_free(&a);
   }

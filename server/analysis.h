@@ -17,19 +17,25 @@
  * variations and added moves), a stored game's PGN at most SRV_ANALYSIS_MAX_PGN bytes, and the
  * "can this side still mate" searches at most SRV_ANALYSIS_BUDGET nodes for one request (each
  * at most SRV_SEARCH_BUDGET): a position the budget does not settle is said to be unknown.
- * Pure: no sockets, no clock; the transport hands over the body and, for {"game": ID}, a way to
- * load the stored game's PGN.
+ * The searches of all requests together draw on one budget of SRV_ANALYSIS_RATE nodes a second
+ * (at most SRV_ANALYSIS_BURST saved up): a stream of requests gets the cheap proofs only (the
+ * material, the pawn walls) and "unknown" for the rest, instead of stalling the server's loop.
+ * No sockets and no clock of its own: the transport hands over the body, its time and, for
+ * {"game": ID}, a way to load the stored game's PGN.
  *
- * Threads: any; nothing is shared between calls.
+ * Threads: one (the transport's): the search budget is shared between calls.
  */
 #ifndef ARB_SERVER_ANALYSIS_H
 #define ARB_SERVER_ANALYSIS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define SRV_ANALYSIS_MAX_PLIES 600
 #define SRV_ANALYSIS_MAX_PGN (256 * 1024)
 #define SRV_ANALYSIS_BUDGET 400000
+#define SRV_ANALYSIS_RATE 1000000  /* search nodes a second for all requests (about 0.12 s) */
+#define SRV_ANALYSIS_BURST 2000000 /* ... saved up at most */
 
 /* Loads the PGN of the stored game `id` (already checked to look like a game id): returns 200
  * with *pgn (malloc'd, NUL-terminated), or the HTTP status of the failure (404: no such game)
@@ -37,11 +43,12 @@
 typedef int (*srv_analysis_loader)(void *ctx, const char *id, char **pgn);
 
 /* One POST under /api/analysis: path is "/api/analysis", "/api/analysis/position" or
- * "/api/analysis/pgn"; body the request JSON (len bytes, need not be NUL-terminated); load may
+ * "/api/analysis/pgn"; body the request JSON (len bytes, need not be NUL-terminated); now_ms
+ * the transport's monotonic time in milliseconds (for the shared search budget); load may
  * be NULL (then {"game": ID} answers 404).  Returns the HTTP status (200, 400 with a JSON error
  * naming what and where, 404 for an unknown path or game, 413 beyond the bounds, 500 without
  * memory); *out gets the JSON answer (malloc'd; NULL only when memory ran out). */
-int srv_analysis_http(const char *path, const char *body, size_t len, srv_analysis_loader load,
-                      void *load_ctx, char **out);
+int srv_analysis_http(const char *path, const char *body, size_t len, int64_t now_ms,
+                      srv_analysis_loader load, void *load_ctx, char **out);
 
 #endif

@@ -906,7 +906,7 @@ static int handle_request(tconn *c, const srv_http_request *r, int64_t now, cons
     }
     analysis_ctx ax = {t, now};
     char *body = NULL;
-    int status = srv_analysis_http(r->path, r->body, r->body_len, analysis_load, &ax, &body);
+    int status = srv_analysis_http(r->path, r->body, r->body_len, now, analysis_load, &ax, &body);
     if (!body) {
       conn_teardown(c);
       return 1;
