@@ -304,6 +304,9 @@ int srv_refusal_words(const arb_position *p, arb_ref_refusal refusal, const char
   }
   char mv[16];
   pseudo_san(p, from, to, promo, mv, sizeof mv);
+  /* a promotion without its piece: the referee says how to name it (or to turn on queens) */
+  if (e.reason == ARB_ILLEGAL_PROMOTION_NEEDS_PIECE)
+    return snprintf(buf, size, "%s: %s", mv, message);
   /* the explanation speaks of "the king": the player's own */
   const char *why = e.message;
   if (!strncmp(why, "the king ", 9))
@@ -503,6 +506,8 @@ static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
     break;
   }
   srv_jw_kint(w, "spectators", v->spectators);
+  /* the server's time the message was written at, for the deadlines above (and untimed games) */
+  srv_jw_kint(w, "server_ms", v->server_ms > s->now ? v->server_ms : s->now);
   if (v->started && s->must_play != ARB_MOVE_NONE) {
     char uci[8];
     arb_uci_write(p, s->must_play, uci, sizeof uci);
@@ -536,7 +541,22 @@ static void write_seat(srv_jw *w, const srv_view *v, const arb_ref_state *s, con
   if (viewer >= 0) {
     srv_jw_kbool(w, "auto_queen", auto_queen);
     if (s->premove[viewer][0]) srv_jw_kstr(w, "premove", s->premove[viewer]);
-    if (v->started && !s->over && viewer == (int)p->turn) write_dests(w, p);
+    if (v->started && !s->over && viewer == (int)p->turn) {
+      write_dests(w, p);
+      /* each legal move's SAN, for a page that asks "Play Nf3?" before sending it */
+      arb_move legal[ARB_MAX_MOVES];
+      int n = arb_generate_legal(p, legal);
+      srv_jw_key(w, "san");
+      srv_jw_open(w, '{');
+      for (int i = 0; i < n; i++) {
+        char uci[8], san[ARB_SAN_MAX];
+        arb_uci_write(p, legal[i], uci, sizeof uci);
+        arb_san_write(p, legal[i], san, sizeof san);
+        srv_jw_key(w, uci);
+        srv_jw_plain(w, san, strlen(san));
+      }
+      srv_jw_close(w, '}');
+    }
   }
   srv_jw_close(w, '}');
 }

@@ -652,7 +652,6 @@ static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now)
     if (g->open && seat == g->open_seat) g->open = 0; /* taken */
     snprintf(s->token, sizeof s->token, "%s", m->token);
     presence(sv, g);
-    seat_away(sv, g, seat, 0, now); /* back, if the referee counted it away */
     unmask_rematch(sv, g, seat, m->token);
     if (g->rematch_token[seat][0]) /* a rematch made while this seat was away */
       srv_game_send(sv, g, s, srv_write_rematch(g->row.rematch_id, g->rematch_token[seat]));
@@ -667,6 +666,7 @@ static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now)
         srv_game_send_buf(sv, g, s, g->ring[v % SRV_RING].buf);
   }
   srv_game_send_state(sv, g, s, now);
+  if (seat >= 0) seat_away(sv, g, seat, 0, now); /* back, if the referee counted it away */
   if (!g->started && g->seen[0] && g->seen[1]) srv_game_start(sv, g, now);
   srv_game_log(sv, g, "%s joined", seat >= 0 ? color_name(seat) : "a spectator");
 }

@@ -73,8 +73,11 @@ test('a player who left is announced; after the wait the other claims the win (o
   await s.stop();
   s = await server({ dir });
   const w2 = await join(s, g.id, g.whiteToken);
-  assert.equal(w2.game.away.side, 'black', 'the referee still counts Black away');
-  const wait = w2.game.away.claim_at - w2.game.clock.server_ms;
+  // White, back, is no longer away (it left too when its page closed); Black still is
+  const back = await w2.wait((m) => m.t === 'update' && m.event.kind === 'back');
+  assert.equal(back.event.by, 'white');
+  assert.equal(back.game.away.side, 'black', 'the referee still counts Black away');
+  const wait = back.game.away.claim_at - back.game.server_ms;
   assert.ok(wait > 0 && wait <= 15000, `${wait}`);
   await sleep(wait + 200);
   a = await w2.request({ t: 'claim_abandoned' });

@@ -264,14 +264,17 @@ test('a reconnecting client gets the updates it missed', async () => {
   await white.request({ t: 'move', uci: 'g1f3' });
   const again = await new Client(server).open();
   again.send({ t: 'hello', game: g.id, token: g.blackToken, v: seen });
-  const missed = await again.wait((m) => m.t === 'update' && m.v === seen + 1);
+  // (under the online rules Black's leaving is an update too: "away", then Nf3)
+  const away = await again.wait((m) => m.t === 'update' && m.v === seen + 1);
+  assert.equal(away.event.kind, 'away');
+  const missed = await again.wait((m) => m.t === 'update' && m.v === seen + 2);
   assert.equal(missed.event.san, 'Nf3');
   // the event alone: the game as the spectators saw it then is not the seat's view
   assert.equal(missed.missed, true);
   assert.equal(missed.game, undefined);
   const state = await again.wait((m) => m.t === 'state');
   assert.equal(state.game.seat, 'black');
-  assert.equal(state.v, seen + 1);
+  assert.equal(state.v, seen + 2, 'away and Nf3 (then "back" follows)');
   assert.equal(state.game.turn, 'black');
   assert.ok(state.game.dests, 'the seat on move gets its moves again');
   await white.wait((m) => m.t === 'players' && m.black.connected === true);
