@@ -134,6 +134,13 @@ export class Board {
     if (wasViewOnly && !v.viewOnly) this.cg.redrawAll();
   }
 
+  // Coordinates on the board's edge, or none.
+  setCoordinates(on) {
+    if (this.cg.state.coordinates === on) return;
+    this.cg.set({ coordinates: on });
+    this.cg.redrawAll();
+  }
+
   // Forgets a premove the page knows is gone (played or dropped by the server).
   clearPremove() {
     if (!this.cg.state.premovable.current) return;

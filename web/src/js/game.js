@@ -11,8 +11,9 @@
 
 import { Board } from './board.js';
 import { Clocks } from './clock.js';
-import { loadSettings, saveSettings } from './settings.js';
+import { loadSettings, saveSettings, cleanName } from './settings.js';
 import { Socket } from './socket.js';
+import { play as playSound } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 const other = (c) => (c === 'white' ? 'black' : 'white');
@@ -29,6 +30,9 @@ let viewPly = null;     // null: live; else the ply looked at
 let history = null;     // {fen: [], uci: [], san: []} from /api/games/ID/history
 let pending = null;     // the move sent and not yet answered {id, uci}
 let nextId = Date.now(); // move ids stay unique across reloads
+let spectators = 0;     // connections watching, from the server's presence messages
+let offset = 0;         // server time - performance.now(), from the latest state
+let dead = false;       // the link leads to no game or no seat: the notice is shown
 const settings = loadSettings();
 
 const clocks = new Clocks({});
@@ -39,19 +43,22 @@ const board = new Board($('board'), {
   unpremove: () => socket.raw({ t: 'cancel_premove' }),
 });
 
-function flash(text) {
+function flash(text, kind) {
   $('flash').textContent = text || '';
+  $('flash').dataset.kind = kind || '';
 }
 
 function sendMove(move) {
   const id = nextId++;
   pending = { id, ...move };
   flash('');
-  if (!socket.raw({ t: 'move', ...move, id, lag: socket.lag })) flash('Not connected: the move will be sent when the connection is back.');
+  if (!socket.raw({ t: 'move', ...move, id, lag: socket.lag })) flash('Not connected: the move will be sent when the connection is back.', 'offline');
 }
 
 function confirmMove(uci) {
-  $('confirm-text').textContent = `Play ${uci.slice(0, 2)}–${uci.slice(2, 4)}${uci[4] ? ' =' + uci[4].toUpperCase() : ''}?`;
+  // the move in SAN, as the server lists the legal moves (the page knows no rules)
+  const san = game && game.san && (game.san[uci] || game.san[uci.slice(0, 4)]);
+  $('confirm-text').textContent = `Play ${san || uci.slice(0, 2) + '–' + uci.slice(2, 4)}?`;
   $('confirm').classList.remove('hidden');
   $('confirm-yes').onclick = () => {
     $('confirm').classList.add('hidden');
@@ -72,8 +79,13 @@ function onMessage(m) {
     if (m.ack !== undefined && pending && m.ack === pending.id) pending = null;
     const before = game;
     apply(m.game);
+    if (m.t === 'update') hear(m.event, before, m.game);
     if (m.t === 'update' && m.event.kind === 'move' && m.event.premove && m.event.by === seat) board.clearPremove();
     if (before && !m.game.premove && before.premove) board.clearPremove();
+  } else if (m.t === 'error' && (m.code === 'no_game' || (m.code === 'bad_message' && !game))) {
+    deadLink('No such game', `There is no game at this address (${gameId ? '“' + gameId + '”' : 'no id'}): the link may be mistyped, cut short, or the game was never started and has expired.`);
+  } else if (m.t === 'error' && m.code === 'bad_token') {
+    deadLink('This link is not a seat of this game', 'The part after # in the link does not match either player of this game: it may have been cut short or changed. Ask for the link again, or watch the game.', true);
   } else if (m.t === 'error') {
     if (pending && m.id === pending.id) {
       pending = null;
@@ -85,8 +97,10 @@ function onMessage(m) {
   } else if (m.t === 'premove') {
     if (!m.uci) board.clearPremove();
     if (m.dropped) flash('Your premove could not be played: the position had changed.');
-  } else if (m.t === 'players' && game) {
-    game.players = { white: m.white, black: m.black };
+  } else if (m.t === 'players') {
+    spectators = m.spectators || 0;
+    if (!game) return;
+    game.players = { ...game.players, white: { ...game.players.white, ...m.white }, black: { ...game.players.black, ...m.black } };
     showPlayers();
   } else if (m.t === 'rematch') {
     location.href = m.url; // the new game, this seat's link
@@ -97,12 +111,44 @@ function onStatus(s) {
   const el = $('conn');
   el.className = `conn ${s}`;
   el.textContent = s === 'online' ? 'connected' : s === 'offline' ? 'reconnecting…' : 'connecting';
+  if (s === 'online' && $('flash').dataset.kind === 'offline') flash('');
   // a move sent while the connection was down goes again (the server answers a resend, never
   // plays it twice)
   if (s === 'online' && pending) setTimeout(() => pending && socket.raw({ t: 'move', ...pending, lag: socket.lag }), 50);
 }
 
 const socket = new Socket(gameId, token, onMessage, onStatus);
+socket.name = cleanName(settings.name);
+
+// A link that leads nowhere: a page that says so instead of a board that looks playable.
+function deadLink(title, text, watch) {
+  dead = true;
+  socket.close();
+  $('game').classList.add('hidden');
+  $('notice').classList.remove('hidden');
+  $('notice-title').textContent = title;
+  $('notice-text').textContent = text;
+  $('notice-watch').classList.toggle('hidden', !watch);
+  $('notice-watch').href = `/game/${gameId}`;
+  $('notice-watch').onclick = () => setTimeout(() => location.reload(), 0);
+  document.title = `Arbiter — ${title}`;
+  document.body.dataset.status = 'nogame';
+}
+
+// What an update says to hear or read: sounds, a declined offer told to the one who made it.
+function hear(ev, before, g) {
+  if (!ev) return;
+  if (ev.kind === 'move') {
+    const captured = before && count(before.fen) > count(g.fen);
+    playSound(g.status === 'over' ? 'end' : g.check ? 'check' : captured ? 'capture' : 'move', settings.sound);
+  } else if (g.status === 'over' && before && before.status !== 'over') {
+    playSound('end', settings.sound);
+  }
+  if (ev.kind === 'decline_draw' && seat && ev.by === other(seat)) flash(`${Cap(ev.by)} declined your draw offer.`);
+  if (ev.kind === 'away' && seat && ev.by === other(seat)) flash('');
+}
+
+const count = (fen) => fen.split(' ')[0].replace(/[^a-zA-Z]/g, '').length;
 
 // ---- showing the game ----
 
@@ -114,7 +160,9 @@ function apply(g) {
   if (seat && g.auto_queen !== settings.autoQueen) socket.raw({ t: 'settings', auto_queen: settings.autoQueen });
   if (history && history.fen.length - 1 !== g.ply) history = null;
   if (viewPly !== null && viewPly >= g.ply) viewPly = null;
-  document.title = `Arbiter — ${g.status === 'over' ? g.result + ' · ' : ''}${Cap(g.turn)} to move`;
+  document.title = g.status === 'over' ? `Arbiter — ${g.result === '*' ? 'no result' : g.result} · ${g.reason}`
+    : g.status === 'waiting' ? 'Arbiter — waiting for the players' : `Arbiter — ${seat && g.turn === seat ? 'your move' : Cap(g.turn) + ' to move'}`;
+  offset = g.server_ms - performance.now();
   $('title').textContent = `${ruleName(g.rules)} · ${g.control || 'untimed'}${g.chess960 ? ' · Chess960' : ''}`;
   redraw();
   clocks.set(g.clock, g.status === 'ongoing');
@@ -122,6 +170,7 @@ function apply(g) {
   showPlayers();
   showStatus();
   showActions();
+  tickCountdowns();
   const b = document.body.dataset;
   b.status = g.status;
   b.ply = String(g.ply);
@@ -172,12 +221,97 @@ function firstTurn() {
 
 function showPlayers() {
   const bottom = orientation(), top = other(bottom);
-  const name = (c) => `${Cap(c)}${seat === c ? ' (you)' : ''}`;
+  const name = (c) => {
+    const p = game.players[c] || {};
+    return `${p.name ? p.name + ' · ' : ''}${Cap(c)}${seat === c ? ' (you)' : ''}`;
+  };
   $('bottom-name').textContent = name(bottom);
   $('top-name').textContent = name(top);
   $('bottom-dot').className = `dot${game.players[bottom].connected ? ' on' : ''}`;
   $('top-dot').className = `dot${game.players[top].connected ? ' on' : ''}`;
+  const dot = (c) => (game.players[c].connected ? 'connected' : 'not connected');
+  $('bottom-dot').title = dot(bottom);
+  $('top-dot').title = dot(top);
+  // the material each side has taken more of, beside its name (lichess's way: the difference)
+  const mat = material(game.fen);
+  $('bottom-material').textContent = mat[bottom];
+  $('top-material').textContent = mat[top];
+  // spectators: a label and how many watch
+  const w = $('watching');
+  w.classList.toggle('hidden', !!seat && spectators === 0);
+  $('watching-label').textContent = seat ? '' : 'You are watching.';
+  $('spectators').textContent = spectators ? `${spectators} watching` : '';
+  document.body.dataset.spectators = String(spectators);
 }
+
+// {white: "♟♟ +2", black: ""}: for each kind of piece, what one side has more of than the
+// other (captures, less the other's), and the points ahead (1, 3, 3, 5, 9).
+function material(fen) {
+  const board = fen.split(' ')[0];
+  const n = { white: {}, black: {} };
+  for (const ch of board) {
+    if (!/[pnbrqk]/i.test(ch)) continue;
+    const c = ch === ch.toUpperCase() ? 'white' : 'black', k = ch.toLowerCase();
+    n[c][k] = (n[c][k] || 0) + 1;
+  }
+  const glyph = { q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' }, value = { q: 9, r: 5, b: 3, n: 3, p: 1 };
+  const out = { white: '', black: '' };
+  let score = 0;
+  for (const k of ['q', 'r', 'b', 'n', 'p']) {
+    const d = (n.white[k] || 0) - (n.black[k] || 0);
+    score += d * value[k];
+    if (d > 0) out.white += glyph[k].repeat(d);
+    if (d < 0) out.black += glyph[k].repeat(-d);
+  }
+  if (score > 0) out.white += ` +${score}`;
+  if (score < 0) out.black += ` +${-score}`;
+  return out;
+}
+
+// Seconds until a server time, as the page counts them now.
+const secondsTo = (serverMs) => Math.max(0, Math.ceil((serverMs - (performance.now() + offset)) / 1000));
+
+// The countdowns: the first move, a player who left.  Every quarter second.
+let lowSounded = false;
+function tickCountdowns() {
+  if (!game || dead) return;
+  const fm = game.status === 'ongoing' && game.first_move;
+  const el = $('first-move');
+  if (el) {
+    el.classList.toggle('hidden', !fm);
+    if (fm) {
+      const left = secondsTo(fm.by);
+      const who = seat === fm.side ? 'You have' : `${Cap(fm.side)} has`;
+      el.textContent = `${who} ${left} s to make a first move, or the game is aborted.`;
+      el.classList.toggle('urgent', left <= 10);
+      document.body.dataset.firstMove = String(left);
+    }
+  }
+  const aw = game.status === 'ongoing' ? game.away : null;
+  $('away').classList.toggle('hidden', !aw);
+  if (aw) {
+    const me = seat && aw.side !== seat;
+    const waitS = aw.claim_at === null ? null : secondsTo(aw.claim_at);
+    let text = `${Cap(aw.side)} left the game.`;
+    if (me && aw.claim_at !== null)
+      text += waitS > 0 ? ` If they do not come back, you can claim the ${aw.claim_result === '1/2-1/2' ? 'draw' : 'win'} in ${waitS} s.` : '';
+    else if (me) text += ' Waiting for them to come back.';
+    $('away-text').textContent = text;
+    const claim = $('claim-abandoned');
+    claim.classList.toggle('hidden', !(me && aw.claim_at !== null && waitS === 0));
+    claim.textContent = aw.claim_result === '1/2-1/2' ? 'Claim a draw' : 'Claim the win';
+  }
+  // low time: once, when the player's own running clock passes under ten seconds
+  if (seat && game.status === 'ongoing' && game.clock && game.clock.running === seat) {
+    const ms = clocks.remaining(seat);
+    if (ms !== null && ms < 10000 && !lowSounded) {
+      lowSounded = true;
+      playSound('low', settings.sound);
+    }
+    if (ms !== null && ms >= 10000) lowSounded = false;
+  }
+}
+setInterval(tickCountdowns, 250);
 
 function showMoves() {
   const box = $('moves');
@@ -220,6 +354,10 @@ function showStatus() {
   };
   if (game.status === 'waiting') {
     line('', seat ? 'Waiting for your opponent to open their link.' : 'Waiting for the players.');
+  } else if (game.status === 'over' && game.termination === 'aborted') {
+    st.classList.add('over');
+    line('result', 'Aborted');
+    line('', game.reason);
   } else if (game.status === 'over') {
     st.classList.add('over');
     line('result', game.result === '*' ? 'No result' : game.result);
@@ -227,6 +365,10 @@ function showStatus() {
   } else {
     const mine = seat && game.turn === seat;
     line('', `${mine ? 'Your move' : Cap(game.turn) + ' to move'}${game.check ? ' — check' : ''}`);
+    const fm = document.createElement('span');
+    fm.className = 'note first-move hidden';
+    fm.id = 'first-move';
+    st.append(fm);
     if (game.must_play) line('note', `After the wrong claim, ${game.must_play} must be played (FIDE 9.5).`);
     if (viewPly !== null && history)
       line('note', `Looking back: ${viewPly ? 'after ' + history.san[viewPly - 1] : 'the starting position'}. » or End returns to the game.`);
@@ -237,13 +379,16 @@ function showActions() {
   const live = game.status === 'ongoing', over = game.status === 'over';
   const me = seat, opp = me && other(me);
   const show = (id, on) => $(id).classList.toggle('hidden', !on);
-  show('actions', !!me);
+  show('actions', true);
+  for (const id of ['draw', 'abort', 'resign']) if (!me) show(id, false);
+  show('analyse', over);
+  $('analyse').href = `/analysis?game=${gameId}`;
   show('typed', !!me && live);
-  show('draw', live);
+  if (me) show('draw', live);
   $('draw').disabled = game.draw_offer === me;
   $('draw').textContent = game.draw_offer === me ? 'Draw offered' : 'Offer a draw';
-  show('abort', live && game.abortable);
-  show('resign', live && !game.abortable && $('resign-confirm').classList.contains('hidden'));
+  if (me) show('abort', live && game.abortable);
+  if (me) show('resign', live && !game.abortable && $('resign-confirm').classList.contains('hidden'));
   if (!live) show('resign-confirm', false);
   show('rematch', over && !!me);
   $('rematch').disabled = game.rematch.offer === me;
@@ -314,6 +459,7 @@ function bind() {
     e.preventDefault();
   });
   $('draw').addEventListener('click', () => socket.raw({ t: 'offer_draw' }));
+  $('claim-abandoned').addEventListener('click', () => socket.raw({ t: 'claim_abandoned' }));
   $('accept').addEventListener('click', () => socket.raw({ t: 'accept_draw' }));
   $('decline').addEventListener('click', () => socket.raw({ t: 'decline_draw' }));
   $('abort').addEventListener('click', () => socket.raw({ t: 'abort' }));
@@ -342,12 +488,16 @@ function bind() {
     const wrap = $('board-wrap');
     wrap.className = `board-wrap theme-${settings.board} pieces-${settings.pieces}`;
     board.autoQueen = settings.autoQueen;
+    board.setCoordinates(settings.coords);
   };
   $('set-queen').checked = settings.autoQueen;
   $('set-premoves').checked = settings.premoves;
   $('set-confirm').checked = settings.confirm;
   $('set-board').value = settings.board;
   $('set-pieces').value = settings.pieces;
+  $('set-sound').checked = settings.sound;
+  $('set-coords').checked = settings.coords;
+  $('set-name').value = settings.name;
   $('open-settings').addEventListener('click', () => $('settings').classList.remove('hidden'));
   $('close-settings').addEventListener('click', () => $('settings').classList.add('hidden'));
   $('settings').addEventListener('change', () => {
@@ -356,7 +506,9 @@ function bind() {
     Object.assign(settings, {
       autoQueen: queen, premoves: $('set-premoves').checked, confirm: $('set-confirm').checked,
       board: $('set-board').value, pieces: $('set-pieces').value,
+      sound: $('set-sound').checked, coords: $('set-coords').checked, name: cleanName($('set-name').value),
     });
+    socket.name = settings.name; // said in the next hello (the server keeps a seat's first)
     saveSettings(settings);
     apply();
     if (changed && seat) socket.raw({ t: 'settings', auto_queen: queen });

@@ -25,6 +25,7 @@ export class Socket {
       this.delay = 500;
       const hello = { t: 'hello', game: this.gameId };
       if (this.token) hello.token = this.token;
+      if (this.token && this.name) hello.name = this.name;
       if (this.version >= 0) hello.v = this.version;
       this.raw(hello);
       this.onStatus('online');
