@@ -210,3 +210,48 @@ test('a phone: nothing scrolls sideways, the coordinates stay on the board', () 
       assert.ok(t >= m.board.top - 1 && b <= m.board.bottom + 1, 'a coordinate inside the board down');
     }
   }));
+
+test('under ten seconds the running clock stays distinct; captured material; a dark page', () =>
+  scene('low-time', async (meet) => {
+    // 9 s sudden death under FIDE rules: White's clock runs from the start
+    const g = await createGame(server, { color: 'white', control: '9s', rules: 'fide' });
+    const white = meet(new Person(browser, 'White'));
+    // a system that asks for dark pages
+    white.ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'dark' });
+    white.page = await white.ctx.newPage();
+    white.watch(white.page);
+    await white.open(`${server.base}${g.white}`);
+    const black = meet(new Person(browser, 'Black'));
+    await black.open(`${server.base}${g.black}`);
+    await white.waitData('status', 'ongoing');
+    const look = (p, id) => p.page.evaluate((i) => {
+      const e = document.getElementById(i), st = getComputedStyle(e);
+      return { cls: e.className, bg: st.backgroundColor, fg: st.color };
+    }, id);
+    const running = await look(white, 'bottom-clock'), stopped = await look(white, 'top-clock');
+    assert.match(running.cls, /running/);
+    assert.match(running.cls, /low/);
+    assert.doesNotMatch(stopped.cls, /running/);
+    assert.notEqual(running.bg, stopped.bg, 'the running clock is filled, the stopped one is not');
+    assert.equal(stopped.bg, 'rgba(0, 0, 0, 0)');
+    // the dark page: a dark background, light ink
+    const page = await white.page.evaluate(() => {
+      const st = getComputedStyle(document.documentElement);
+      return { bg: st.backgroundColor, ink: st.color };
+    });
+    assert.equal(page.bg, 'rgb(22, 21, 18)');
+    assert.equal(page.ink, 'rgb(230, 227, 222)');
+    // 1. e4 d5 2. exd5: White is a pawn up, shown beside White's name
+    let ply = 0;
+    for (const [p, mv] of [[white, 'e4'], [black, 'd5'], [white, 'exd5']]) {
+      await p.page.fill('#typed-move', mv);
+      await p.page.press('#typed-move', 'Enter');
+      ply++;
+      await white.waitPly(ply);
+      await black.waitPly(ply);
+    }
+    assert.equal(await white.text('#bottom-material'), '♟ +1');
+    assert.equal(await white.text('#top-material'), '');
+    assert.equal(await black.text('#top-material'), '♟ +1', 'on the opponent\'s page, White is on top');
+    assert.equal(await white.data('sound'), 'capture');
+  }));
