@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { startServer, createGame, cleanup, sleep } from './lib.mjs';
+import { startServer, createGame, cleanup, sleep, scratch } from './lib.mjs';
 import { launch, Person, PHONE } from './browser.mjs';
 
 const WEB = process.env.ARBITER_WEB || fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -254,4 +254,33 @@ test('under ten seconds the running clock stays distinct; captured material; a d
     assert.equal(await white.text('#top-material'), '');
     assert.equal(await black.text('#top-material'), '♟ +1', 'on the opponent\'s page, White is on top');
     assert.equal(await white.data('sound'), 'capture');
+  }));
+
+test('"not connected" goes away once the connection is back', () =>
+  scene('reconnect', async (meet) => {
+    const dir = scratch();
+    let own = await startServer({ dir, args: ['--static', WEB] });
+    const port = own.port;
+    try {
+      const g = await createGame(own, { color: 'white', rules: 'casual' });
+      const white = meet(new Person(browser, 'White'));
+      const black = meet(new Person(browser, 'Black'));
+      await white.open(`${own.base}${g.white}`);
+      await black.open(`${own.base}${g.black}`);
+      await white.waitData('status', 'ongoing');
+      for (const p of [white, black]) p.forgive(/WebSocket connection to '.*' failed: .*ERR_CONNECTION_REFUSED/);
+      await own.kill9();
+      await white.page.waitForSelector('#conn.offline');
+      // a move made while the server is away: the page says it is not connected
+      await white.page.fill('#typed-move', 'e4');
+      await white.page.press('#typed-move', 'Enter');
+      assert.match(await white.text('#flash'), /^Not connected/);
+      own = await startServer({ dir, args: ['--static', WEB, '--port', String(port)] });
+      await white.page.waitForSelector('#conn.online', { timeout: 10000 });
+      await white.waitPly(1, 5000); // the move went when the connection came back
+      assert.equal(await white.text('#flash'), '', 'the notice is gone');
+    } finally {
+      await own.stop();
+      cleanup(dir);
+    }
   }));
