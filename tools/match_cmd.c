@@ -150,12 +150,29 @@ static int parse_engine_kv(engine_spec *e, const char *kv) {
       e->timed = 0;
       return 0;
     }
-    /* fastchess's seconds (the PGN grammar), else the referee's grammar with units, which
-     * also has delays: "90m+30s", "2s d0.5s" (a delay is not sent over UCI: the engine gets
-     * its remaining time, ENGINES.md 10.2) */
-    if (arb_tc_parse(v, strlen(v), ARB_TC_PGN, &e->tc, &rep) != ARB_OK &&
-        arb_tc_parse(v, strlen(v), ARB_TC_HUMAN, &e->tc, &rep) != ARB_OK) {
+    /* "5+3" means one thing in every command: 5 minutes and 3 seconds a move, as arbiter
+     * play, arbiter serve and the page read it (ARB_TC_AUTO).  fastchess and cutechess read a
+     * bare number as seconds, so a control whose two readings differ is refused with both
+     * written out in units; with units ("10s+0.1", "90m+30s", "2s d0.5s": a delay is not sent
+     * over UCI, ENGINES.md 10.2) or in the PGN grammar with its ':' ("40/5400+30:1800+30",
+     * seconds by definition) it is read as everywhere. */
+    arb_time_control secs;
+    arb_tc_report srep = {0, ""};
+    int has_colon = strchr(v, ':') != NULL;
+    int secs_ok = arb_tc_parse(v, strlen(v), ARB_TC_PGN, &secs, &srep) == ARB_OK;
+    if (arb_tc_parse(v, strlen(v), ARB_TC_AUTO, &e->tc, &rep) != ARB_OK) {
       fprintf(stderr, "arbiter match: tc=%s: %s\n", v, rep.message);
+      return -1;
+    }
+    char as_secs[64], as_auto[64];
+    if (!has_colon && secs_ok && arb_tc_write(&secs, ARB_TC_HUMAN, as_secs, sizeof as_secs) > 0 &&
+        arb_tc_write(&e->tc, ARB_TC_HUMAN, as_auto, sizeof as_auto) > 0 &&
+        strcmp(as_secs, as_auto)) {
+      fprintf(stderr,
+              "arbiter match: tc=%s has no unit: fastchess and cutechess read it in seconds "
+              "(%s), arbiter play, arbiter serve and the page in minutes (%s); write the unit: "
+              "tc=%s for fastchess's meaning\n",
+              v, as_secs, as_auto, as_secs);
       return -1;
     }
     e->timed = 1;
@@ -983,9 +1000,11 @@ static void match_usage(FILE *out) {
       "a flag or an illegal move a loss, or a draw when the opponent cannot mate by any series\n"
       "of legal moves; -maxmoves N (moves after the opening), -draw and -resign (fastchess's\n"
       "meaning: scores in centipawns, counts in moves of each side) adjudicate, reported as\n"
-      "adjudication.  TC: seconds, as fastchess and the PGN TimeControl tag (10+0.1, 40/60,\n"
-      "40/5400+30:1800+30, inf; or with units and delays: 90m+30s, \"2s d0.5s\", \"5m b3s\"); the\n"
-      "clock runs in the time each engine used, so machine load\n"
+      "adjudication.  TC with its unit (10s+0.1, 40/60s+0.6, 90m+30s, \"2s d0.5s\", \"5m b3s\"),\n"
+      "the PGN TimeControl grammar with ':' (40/5400+30:1800+30, seconds) or inf: a bare\n"
+      "number (5+3) means minutes in arbiter play and arbiter serve but seconds in fastchess\n"
+      "and cutechess, so it is refused here with both readings written out.  The clock runs\n"
+      "in the time each engine used, so machine load\n"
       "between moves is not charged.  PGN: %%clk, %%emt and %%eval after each move,\n"
       "Termination, ArbiterRuleset/ArbiterTermination/ArbiterReason.  The journal (default\n"
       "PGNOUT.journal; none without -pgnout or -journal) keeps every finished game; --resume "

@@ -18,7 +18,7 @@ need $GLAU glaurung
 # mock (White) against toga (Black): one game each
 for m in illegal none a1a1 malformed crash hang garbage crlf castle960 noping exitnewgame; do
   tc="depth=2"
-  [ "$m" = hang ] && tc="tc=1+0"
+  [ "$m" = hang ] && tc="tc=1s+0"
   "$A" match -engine cmd=sh args="$MOCK $m" name=mock -engine cmd=$TOGA name=toga option.OwnBook=false \
     -each $tc -rounds 1 -pgnout file="$T/$m.pgn" >"$T/$m.out" 2>&1
   eval "$m=\$(grep ArbiterReason '$T/$m.pgn')"
@@ -39,7 +39,7 @@ check "no engine process is left" sh -c "! pgrep -f 'mock-engin[e].sh' >/dev/nul
 # a flag against a bare king is a draw (FIDE 6.9): the mock hangs in a K+R vs K position
 printf '%s\n' '7k/8/8/8/8/8/8/R3K3 w - - 0 1' >"$T/bare.epd"
 "$A" match -engine cmd=sh args="$MOCK hang" name=mock -engine cmd=$TOGA name=toga option.OwnBook=false \
-  -each tc=1+0 -openings file="$T/bare.epd" format=epd -rounds 1 -pgnout file="$T/bare.pgn" >"$T/bare.out" 2>&1
+  -each tc=1s+0 -openings file="$T/bare.epd" format=epd -rounds 1 -pgnout file="$T/bare.pgn" >"$T/bare.out" 2>&1
 check "a flag with the opponent unable to mate: a draw" sh -c "grep -q '1/2-1/2 {White.s flag fell, but the opponent cannot mate' '$T/bare.out'"
 
 # a blocked-pawn dead position ends the game by itself (5.2.2)
@@ -200,7 +200,7 @@ check "period boundary: White's clock after move 2 is 1.1 to 1.2 s ($clk2)" \
 check "period boundary: White's flag falls on move 5 (8 plies played)" sh -c \
   "grep -q 'PlyCount \"8\"' '$T/burn.pgn' && grep -q \"0-1 {White's flag fell\" '$T/burn.out'"
 "$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
-  -each tc=1 --claims off -pgnout file="$T/burn1.pgn" >/dev/null 2>&1
+  -each tc=1s --claims off -pgnout file="$T/burn1.pgn" >/dev/null 2>&1
 check "sudden death of one second: the flag falls on White's third move" grep -q 'PlyCount "4"' "$T/burn1.pgn"
 
 "$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
@@ -239,7 +239,7 @@ check "the results line shows the engine's threads and hash" grep -q '(1 plies, 
 for role in ponder ponder-wrong ponder-early; do
   rm -f "$T/$role.log"
   LOG="$T/$role.log" "$A" match -engine cmd=$SC args=$role name=p ponder \
-    -engine cmd=$SC args="burn 50" name=b -each tc=5+0 --claims off -pgnout file="$T/$role.pgn" \
+    -engine cmd=$SC args="burn 50" name=b -each tc=5s+0 --claims off -pgnout file="$T/$role.pgn" \
     >"$T/$role.out" 2>&1
 done
 pings_in_ponder() { awk '/^go ponder/{p=1} /^isready/{if(p) bad++} /^ponderhit|^stop/{p=0} END{print bad+0}' "$1"; }
