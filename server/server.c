@@ -106,6 +106,9 @@ void srv_server_forget_timers(srv_server *sv) {
   for (size_t i = 0; i < sv->nbuckets; i++)
     for (srv_game *g = sv->buckets[i]; g; g = g->hnext)
       if (sv->io.forget) sv->io.forget(sv->io.ctx, g);
+  /* shutting down: no timer is armed again, and the connections the server closes now are
+   * not players leaving (seat_away) */
+  sv->io.arm = NULL;
 }
 
 /* ---- loading ---- */
@@ -552,7 +555,8 @@ static void presence(srv_server *sv, srv_game *g) {
  * claim (online) the referee is told, stored and broadcast like any event, so that the other
  * player may claim after the wait and a restart keeps it.  The computer's seat never leaves. */
 static void seat_away(srv_server *sv, srv_game *g, int seat, int away, int64_t now) {
-  if (!g->started || g->row.computer == seat + 1 || !arb_referee_abandon_ms(g->ref)) return;
+  if (!g->started || g->row.computer == seat + 1 || !arb_referee_abandon_ms(g->ref) || !sv->io.arm)
+    return; /* (no timers: the server is stopping, srv_server_forget_timers) */
   arb_ref_state st;
   arb_referee_state_of(g->ref, &st);
   if (st.over || away == (st.away_since[seat] >= 0)) return;

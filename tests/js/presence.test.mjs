@@ -144,3 +144,16 @@ test('hello takes a name of at most 40 characters, without control characters', 
   assert.equal(m.game.seat, 'white');
   c.close();
 });
+
+test('a server stopped while both players are connected: nobody counted away, a clean exit', async () => {
+  const dir = scratch();
+  let s = await server({ dir });
+  const { g, white, black } = await twoPlayers(s, { control: '5+0', rules: 'online' });
+  await play(white, black, ['e2e4', 'e7e5']);
+  const r = await s.stop();
+  assert.deepEqual(r, { code: 0, signal: null }, s.log.join(''));
+  s = await server({ dir });
+  const w = await join(s, g.id, g.whiteToken);
+  assert.equal(w.game.away, undefined, 'the server stopping is not the players leaving');
+  w.close();
+});

@@ -437,7 +437,9 @@ test('a spectator sees the moves and cannot move', () =>
     await watcher.clickMove('d2', 'd4');
     await watcher.expectPieces({ g1: 'white knight', f3: null, d2: 'white pawn' });
     assert.equal(await watcher.sent(), 0, 'a spectator sends nothing');
-    assert.equal(await watcher.page.isVisible('#actions'), false);
+    // of the actions a spectator has only the PGN (issue 29)
+    for (const id of ['#draw', '#resign', '#abort']) assert.equal(await watcher.page.isVisible(id), false);
+    assert.equal(await watcher.page.isVisible('#pgn'), true);
     assert.equal(await watcher.page.isVisible('#typed'), false);
     assert.equal(await white.data('ply'), '2');
     // it goes on for the spectator to see

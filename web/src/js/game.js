@@ -354,10 +354,7 @@ function showStatus() {
   };
   if (game.status === 'waiting') {
     line('', seat ? 'Waiting for your opponent to open their link.' : 'Waiting for the players.');
-  } else if (game.status === 'over' && game.termination === 'aborted') {
-    st.classList.add('over');
-    line('result', 'Aborted');
-    line('', game.reason);
+
   } else if (game.status === 'over') {
     st.classList.add('over');
     line('result', game.result === '*' ? 'No result' : game.result);
