@@ -653,6 +653,21 @@ static int start_game(play *p) {
   return 1;
 }
 
+/* A program name without a '/' that is not on PATH but in /usr/games (where Debian installs
+ * stockfish, toga2, ...): that path, in buf; else the name as given. */
+static const char *find_engine(const char *name, char *buf, size_t n) {
+  if (strchr(name, '/')) return name;
+  const char *path = getenv("PATH");
+  for (const char *d = path ? path : ""; *d;) {
+    size_t len = strcspn(d, ":");
+    snprintf(buf, n, "%.*s/%s", (int)len, d, name);
+    if (len && access(buf, X_OK) == 0) return name;
+    d += len + (d[len] == ':');
+  }
+  snprintf(buf, n, "/usr/games/%s", name);
+  return access(buf, X_OK) == 0 ? buf : name;
+}
+
 static void play_usage(FILE *out) {
   fprintf(out,
           "usage: arbiter play [--engine PROG [--engine-arg A]... [--option NAME=VALUE]...]\n"
@@ -780,6 +795,8 @@ int arb_cmd_play(int argc, char **argv) {
       snprintf(p.tc_words, sizeof p.tc_words, "%s", tc);
   }
   p.color_choice = color;
+  char found[512];
+  if (engine) engine = find_engine(engine, found, sizeof found);
   p.engine_path = engine;
   p.level = level;
   rc = 1;

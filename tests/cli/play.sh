@@ -139,11 +139,11 @@ check "people: White to move" wait_for "^White >"
 c1=$(visible | head -1)
 sleep 2.2
 c2=$(visible | head -1)
-check "people: the clock line is the first row" sh -c "echo '$c1' | grep -q '^Clocks: White 4:5[0-9] (running) | Black 4:5[0-9]'"
+check "people: the clock line is the first row" sh -c "echo '$c1' | grep -q '^Clocks: White 4:[345][0-9] (running) | Black 4:[345][0-9]'"
 check "people: the clock ticks while White thinks ($c1 / $c2)" test "$c1" != "$c2"
 key claim
 check "people: a wrong claim gives Black two minutes" wait_for "The claim is not correct: Black gets 120 seconds"
-check "people: Black's clock has them" sh -c "tmux capture-pane -p -t '$S' | head -1 | grep -q '| Black 6:5[0-9]'"
+check "people: Black's clock has them" sh -c "tmux capture-pane -p -t '$S' | head -1 | grep -q '| Black 6:[345][0-9]'"
 check "people: the claimant is told the offer stands" wait_for "Your draw offer stands: Black may accept or decline it after your move"
 check "people: no offer addressed to its own maker" sh -c "! tmux capture-pane -p -t '$S' | grep -q 'White offers a draw'"
 key Nf3
@@ -191,7 +191,7 @@ check "--level 2: the engine replies, the game is saved" sh -c \
 # what a level means, said when the game starts (fishnet's movetime and depth, ENGINES.md 7.5)
 check "--level 2 says what it means" grep -q '^Level 2 of 8: .*(about [0-9]* Elo.*); Skill Level 0, at most 100 ms and depth 5 a move' "$T/level.out"
 check "--level 9 is refused" sh -c "! '$A' play --engine /usr/games/stockfish --level 9 </dev/null 2>/dev/null"
-"$A" play --level 3 </dev/null >/dev/null 2>"$T/nolevel.err"
+(cd "$T" && "$A" play --level 3 </dev/null >/dev/null 2>"$T/nolevel.err")
 check "--level without an engine is refused (exit 2)" test $? -eq 2
 "$A" play --help >"$T/help.out"
 ok=1
@@ -201,7 +201,7 @@ for row in "1 0 50 5" "2 0 100 5" "3 0 150 5" "4 3 200 5" "5 7 300 5" "6 11 400 
 done
 check "--help lists the eight levels" test $ok -eq 1
 # --color: white, black or random, nothing else
-"$A" play --color purple </dev/null >"$T/color.out" 2>"$T/color.err"
+(cd "$T" && "$A" play --color purple </dev/null >"$T/color.out" 2>"$T/color.err")
 check "--color purple is refused (exit 2)" test $? -eq 2
 check "--color purple: the message says the choices" grep -q "white, black or random" "$T/color.err"
 check "--color purple: no game played" test ! -s "$T/color.out"
