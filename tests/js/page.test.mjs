@@ -118,6 +118,7 @@ test('a mangled seat link and an unknown game say so, with no board', () =>
     assert.equal(await b.text('#notice-title'), 'This link is not a seat of this game');
     assert.equal(await b.shown('#notice-watch:not(.hidden)'), 1);
     assert.equal(await b.shown('#game:not(.hidden)'), 0);
+    assert.equal(await b.page.isVisible('#conn'), false, 'no "connected" to nothing');
   }));
 
 test('a spectator: the label, the count, the PGN button; refusals in words; a declined offer told', () =>

@@ -73,6 +73,7 @@ function confirmMove(uci) {
 // ---- what the server says ----
 
 function onMessage(m) {
+  if (dead) return; // the notice stays: what was still on its way is not shown
   if (m.missed) {
     // an update missed while the connection was down: the state that follows has the game
   } else if (m.t === 'state' || m.t === 'update') {
@@ -125,6 +126,7 @@ function deadLink(title, text, watch) {
   dead = true;
   socket.close();
   $('game').classList.add('hidden');
+  $('conn').classList.add('hidden'); // nothing to be connected to
   $('notice').classList.remove('hidden');
   $('notice-title').textContent = title;
   $('notice-text').textContent = text;
