@@ -654,6 +654,13 @@ static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now)
     g->connected[seat]++;
     g->seen[seat] = 1;
     if (g->open && seat == g->open_seat) g->open = 0; /* taken */
+    /* a name said before the game starts goes into its PGN (the tags are fixed at the start) */
+    if (m->name[0] && !g->started && g->row.computer != seat + 1 &&
+        strcmp(g->row.name[seat], m->name)) {
+      snprintf(g->row.name[seat], sizeof g->row.name[seat], "%s", m->name);
+      srv_game_name_tags(sv, g);
+      srv_store_set_name(sv->store, g->row.id, seat, g->row.name[seat]);
+    }
     snprintf(s->token, sizeof s->token, "%s", m->token);
     presence(sv, g);
     unmask_rematch(sv, g, seat, m->token);
@@ -671,7 +678,11 @@ static void hello(srv_server *sv, srv_session *s, const srv_msg *m, int64_t now)
   }
   srv_game_send_state(sv, g, s, now);
   if (seat >= 0) seat_away(sv, g, seat, 0, now); /* back, if the referee counted it away */
-  if (!g->started && g->seen[0] && g->seen[1]) srv_game_start(sv, g, now);
+  if (!g->started && g->seen[0] && g->seen[1]) {
+    srv_game_start(sv, g, now);
+    for (int c = 0; c < 2; c++) /* a seat that came once and left before the start */
+      if (!g->connected[c]) seat_away(sv, g, c, 1, now);
+  }
   srv_game_log(sv, g, "%s joined", seat >= 0 ? color_name(seat) : "a spectator");
 }
 

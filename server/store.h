@@ -40,7 +40,7 @@
 typedef struct srv_store srv_store;
 
 /* A game as created. */
-#define SRV_NAME_MAX 40 /* bytes of a player's name */
+#define SRV_NAME_MAX 160 /* bytes of a player's name (40 characters of UTF-8) */
 
 typedef struct srv_game_row {
   char id[SRV_GAME_ID_LEN + 1];

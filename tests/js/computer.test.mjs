@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { startServer, cleanup, request, join, getText, sleep } from './lib.mjs';
+import { startServer, cleanup, request, join, getText, sleep, Client } from './lib.mjs';
 
 async function create(server, body) {
   const res = await request(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify(body) });
@@ -256,6 +256,38 @@ test('a server killed with -9 mid-game comes back, and the computer plays on', a
     const g2 = await myTurn(human, 'white', 5, 10000);
     assert.equal(g2.ply, 6, 'the computer moved after the restart');
     human.close();
+  } finally {
+    await server.stop();
+    cleanup(dir);
+  }
+});
+
+test('the names said in hello are the PGN\'s White and Black, kept across a kill -9', async () => {
+  let server = await startServer();
+  const dir = server.dir;
+  try {
+    const c = await create(server, { color: 'white' });
+    const tok = (u) => u.split('#')[1];
+    const hello = async (token, name) => {
+      const cl = await new Client(server).open();
+      cl.send({ t: 'hello', game: c.body.id, token, name });
+      await cl.wait((m) => m.t === 'state');
+      return cl;
+    };
+    const w = await hello(tok(c.body.white), 'Ada Lovelace');
+    const b = await hello(tok(c.body.black), 'Émile Zola');
+    await w.waitGame((s) => s.status === 'ongoing');
+    await w.request({ t: 'move', uci: 'e2e4' });
+    let pgn = (await getText(server, `/api/games/${c.body.id}.pgn`)).body;
+    assert.match(pgn, /\[White "Ada Lovelace"\]/);
+    assert.match(pgn, /\[Black "Émile Zola"\]/);
+    w.close();
+    b.close();
+    await server.kill9();
+    server = await startServer({ dir });
+    pgn = (await getText(server, `/api/games/${c.body.id}.pgn`)).body;
+    assert.match(pgn, /\[White "Ada Lovelace"\]/);
+    assert.match(pgn, /\[Black "Émile Zola"\]/);
   } finally {
     await server.stop();
     cleanup(dir);
