@@ -157,3 +157,17 @@ test('a server stopped while both players are connected: nobody counted away, a 
   assert.equal(w.game.away, undefined, 'the server stopping is not the players leaving');
   w.close();
 });
+
+test('a seat that came and left before its opponent arrived is away from the start', async () => {
+  const s = await server();
+  const g = await createGame(s, { color: 'white', rules: 'online' });
+  const w = await join(s, g.id, g.whiteToken);
+  w.close();
+  await sleep(100);
+  const b = await join(s, g.id, g.blackToken);
+  const m = await b.wait((x) => x.t === 'update' && x.event.kind === 'away');
+  assert.equal(m.event.by, 'white');
+  assert.equal(m.game.away.side, 'white');
+  assert.equal(m.game.away.claim_at, null, 'no claim before each side has moved');
+  b.close();
+});
