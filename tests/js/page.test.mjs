@@ -155,7 +155,7 @@ test('a spectator: the label, the count, the PGN button; refusals in words; a de
     assert.equal(await white.text('#flash'), 'Black declined your draw offer.');
   }));
 
-test('settings: the blue board, coordinates off, sounds; the move confirmation in SAN', () =>
+test('settings: a name in the players\' bar, the blue board, coordinates off, sounds; the move confirmation in SAN', () =>
   scene('settings', async (meet) => {
     const g = await createGame(server, { color: 'white' });
     const white = meet(new Person(browser, 'White'));
@@ -177,6 +177,11 @@ test('settings: the blue board, coordinates off, sounds; the move confirmation i
     assert.match(look.image, /conic-gradient/);
     assert.doesNotMatch(look.image, /svg/);
     assert.equal(await white.shown('#board coords'), 0, 'coordinates off');
+    // the name from the settings, said in hello, in the players' bar of both pages
+    await white.page.waitForFunction(() => /Ann/.test(document.getElementById('bottom-name').textContent));
+    assert.equal(await white.text('#bottom-name'), 'Ann · White (you)');
+    await black.page.waitForFunction(() => /Ann/.test(document.getElementById('top-name').textContent));
+    assert.equal(await black.text('#top-name'), 'Ann · White');
     // the confirmation names the move in SAN
     await white.clickMove('g1', 'f3');
     await white.page.waitForSelector('#confirm:not(.hidden)');
