@@ -47,6 +47,7 @@ static void serve_usage(FILE *out) {
           "  --engine PATH   the computer opponent's UCI engine (default stockfish, on PATH or\n"
           "                  in /usr/games); --no-engine: no computer opponent\n"
           "  --engines N     engine processes at most, one search each at a time [2]\n"
+          "  --site NAME     the PGN Site tag of the games (default: Arbiter)\n"
           "  --origin URL    the page's origin WebSockets and POSTs must come from (default:\n"
           "                  the request's own host); clients without an Origin need a seat\n"
           "                  token to play\n"
@@ -174,6 +175,8 @@ int arb_cmd_serve(int argc, char **argv) {
       opt.quiz = argv[++i];
     } else if (!strcmp(a, "--engine") && more) {
       engine = argv[++i];
+    } else if (!strcmp(a, "--site") && more) {
+      cfg.site = argv[++i]; /* the PGN Site tag */
     } else if (!strcmp(a, "--no-engine")) {
       engine = NULL;
     } else if (NUMBER("--engines", 1, 16)) {

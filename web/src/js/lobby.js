@@ -320,7 +320,11 @@ function init() {
   $('cancel').addEventListener('click', cancel);
   computer();
   refresh();
-  setInterval(() => { if (!document.hidden) refresh(); }, 3000);
+  // the lists are polled while they are what the person looks at: not in a hidden tab, nor
+  // while the ready card waits for a friend (then the seat is open in another tab)
+  setInterval(() => {
+    if (!document.hidden && $('made').classList.contains('hidden')) refresh();
+  }, 3000);
 }
 
 init();
