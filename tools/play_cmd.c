@@ -609,7 +609,6 @@ static int start_game(play *p) {
              : uci_name(p->engine)[0] ? uci_name(p->engine)
                                       : p->engine_path);
   p->last_score_valid = 0;
-  p->saved = 0;
   if (p->engine && p->games > 1) {
     char err[256];
     if (uci_new_game(p->engine, p->start.chess960, err, sizeof err) != UCI_OK) {
@@ -634,6 +633,7 @@ static int start_game(play *p) {
   p->setup.tag_count = 4;
   arb_referee_free(p->ref);
   p->ref = arb_referee_new(p->rules);
+  p->saved = 0;
   p->t0 = arb_tool_now_ms();
   arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_START, 0);
   ev.setup = &p->setup;
