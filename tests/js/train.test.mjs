@@ -413,6 +413,7 @@ test('page: a game reviewed for its rule mistakes, pasted and from a file', asyn
 test('page: a whole diagnostic to its report', async () => {
   const full = await startServer({ dir: scratch(), args: ['--static', WEB, '--puzzles', STARTER, '--quiz', BANK] });
   const me = new Person(browser, 'diagnostic');
+  try {
   await scene('diagnostic', [me], async () => {
     let dests = null;
     await me.open(`${full.base}/train#diagnostic`);
@@ -441,6 +442,10 @@ test('page: a whole diagnostic to its report', async () => {
       else {
         const from = Object.keys(dests)[0];
         await me.clickMove(from, dests[from].slice(0, 2));
+        // a pawn's move to the last rank asks for a piece first (the dialog may take a frame)
+        await me.page.waitForFunction(
+          (s) => Number(document.body.dataset.diagStep || 0) > s || !document.getElementById('promotion').classList.contains('hidden'),
+          step, { timeout: 5000 });
         if (await me.page.isVisible('#promotion')) await me.page.click('#promo-pieces button[data-role="queen"]');
       }
       await me.page.waitForFunction((s) => Number(document.body.dataset.diagStep || 0) > s, step, { timeout: 5000 });
@@ -455,5 +460,8 @@ test('page: a whole diagnostic to its report', async () => {
     assert.ok((await me.page.textContent('#diag-advice')).length > 20);
     await me.shot('train-diagnostic-report');
   });
-  await full.stop();
+  } finally {
+    await full.stop(); /* a failure must not leave the server holding the test runner */
+    cleanup(full.dir);
+  }
 });
