@@ -489,6 +489,19 @@ static void answer_error(tconn *c, int status, const char *code, const char *mes
   free(body);
 }
 
+/* A JSON answer from a body the caller made (malloc'd, freed here).  No body (out of memory):
+ * a 500, and the connection is closed.  Returns what handle_request returns: 1 when the
+ * connection is gone, else 0. */
+static int answer_json(tconn *c, int status, char *body, int keep, int head_only) {
+  if (!body) {
+    answer_error(c, 500, "no_resources", "out of memory", 0, head_only);
+    return c->torn;
+  }
+  answer(c, status, "application/json", NULL, body, strlen(body), keep, head_only);
+  free(body);
+  return 0;
+}
+
 static const char *mime_of(const char *path) {
   static const struct {
     const char *ext, *type;
@@ -796,13 +809,7 @@ static int engine_eval(tconn *c, const srv_http_request *r, int keep) {
   if (status || ev->over || !t->pool) {
     char *body = status ? err : srv_eval_write(ev, NULL, &status);
     free(ev);
-    if (!body) {
-      conn_teardown(c);
-      return 1;
-    }
-    answer(c, status, "application/json", NULL, body, strlen(body), keep, 0);
-    free(body);
-    return 0;
+    return answer_json(c, status, body, keep, 0);
   }
   think_entry *e = new_think(t);
   if (!e) {
@@ -907,35 +914,16 @@ static int handle_request(tconn *c, const srv_http_request *r, int64_t now, cons
     analysis_ctx ax = {t, now};
     char *body = NULL;
     int status = srv_analysis_http(r->path, r->body, r->body_len, now, analysis_load, &ax, &body);
-    if (!body) {
-      conn_teardown(c);
-      return 1;
-    }
-    answer(c, status, "application/json", NULL, body, strlen(body), keep, 0);
-    free(body);
-    return 0;
+    return answer_json(c, status, body, keep, 0);
   }
   if (!strcmp(r->path, "/api/lobby") && (r->method == SRV_HTTP_GET || r->method == SRV_HTTP_HEAD)) {
     char *body = NULL;
     int status = srv_lobby_get(t->sv, now, &body);
-    if (!body) {
-      answer_error(c, 500, "no_resources", "out of memory", 0, head);
-      return 0;
-    }
-    answer(c, status, "application/json", NULL, body, strlen(body), keep, head);
-    free(body);
-    return 0;
+    return answer_json(c, status, body, keep, head);
   }
   if (!strcmp(r->path, "/api/computer") &&
       (r->method == SRV_HTTP_GET || r->method == SRV_HTTP_HEAD)) {
-    char *body = computer_json(t);
-    if (!body) {
-      answer_error(c, 500, "no_resources", "out of memory", 0, head);
-      return 0;
-    }
-    answer(c, 200, "application/json", NULL, body, strlen(body), keep, head);
-    free(body);
-    return 0;
+    return answer_json(c, 200, computer_json(t), keep, head);
   }
   if (!strcmp(r->path, "/api/engine/eval") && r->method == SRV_HTTP_POST) {
     if (!origin_ok(t, r)) {
@@ -969,13 +957,7 @@ static int handle_request(tconn *c, const srv_http_request *r, int64_t now, cons
       id[SRV_GAME_ID_LEN] = 0;
       int status = join ? srv_lobby_join(t->sv, id, now, &body)
                         : srv_lobby_cancel(t->sv, id, r->body, r->body_len, now, &body);
-      if (!body) {
-        conn_teardown(c);
-        return 1;
-      }
-      answer(c, status, "application/json", NULL, body, strlen(body), keep, 0);
-      free(body);
-      return 0;
+      return answer_json(c, status, body, keep, 0);
     }
     if (strcmp(r->path, "/api/games")) {
       answer_error(
