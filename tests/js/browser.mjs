@@ -294,3 +294,21 @@ export async function playClicks(white, black, moves) {
     turn = turn === white ? black : white;
   }
 }
+
+// A scene of a test: every person met in it (meet(...people) answers the first) has a
+// screenshot of their last state taken and their page checked for errors at the end, whatever
+// happened, then closed.
+export async function scene(name, body) {
+  const met = [];
+  const meet = (...ps) => {
+    met.push(...ps);
+    return ps[0];
+  };
+  try {
+    await body(meet);
+  } finally {
+    for (const p of met) if (p.page) await p.shot(`${name}-${p.name}`).catch(() => {});
+  }
+  for (const p of met) p.assertClean();
+  for (const p of met) await p.close();
+}

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startServer, getJson, cleanup, ARBITER } from './lib.mjs';
-import { launch, Person, PHONE } from './browser.mjs';
+import { scene, launch, Person, PHONE } from './browser.mjs';
 
 const WEB = process.env.ARBITER_WEB || fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -30,21 +30,6 @@ after(async () => {
     cleanup(server.dir);
   }
 });
-
-async function scene(name, body) {
-  const met = [];
-  const meet = (...ps) => {
-    met.push(...ps);
-    return ps[0];
-  };
-  try {
-    await body(meet);
-  } finally {
-    for (const p of met) if (p.page) await p.shot(`${name}-${p.name}`).catch(() => {});
-  }
-  for (const p of met) p.assertClean();
-  for (const p of met) await p.close();
-}
 
 const gameIdOf = (page) => new URL(page.url()).pathname.split('/')[2];
 

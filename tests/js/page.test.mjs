@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { startServer, createGame, cleanup, sleep, scratch } from './lib.mjs';
-import { launch, Person, PHONE } from './browser.mjs';
+import { scene, launch, Person, PHONE } from './browser.mjs';
 
 const WEB = process.env.ARBITER_WEB || fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -28,21 +28,6 @@ after(async () => {
     cleanup(server.dir);
   }
 });
-
-async function scene(name, body) {
-  const met = [];
-  const meet = (...ps) => {
-    met.push(...ps);
-    return ps[0];
-  };
-  try {
-    await body(meet);
-  } finally {
-    for (const p of met) if (p.page) await p.shot(`${name}-${p.name}`).catch(() => {});
-  }
-  for (const p of met) p.assertClean();
-  for (const p of met) await p.close();
-}
 
 // A game made over HTTP, both seats opened in the browser; answers {g, white, black}.
 async function seated(meet, body, viewports = {}) {

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join as pathJoin } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, getJson, pgnCheck, cleanup, sleep, scratch } from './lib.mjs';
-import { launch, Person, twoAtBoard, playClicks, PHONE } from './browser.mjs';
+import { scene, launch, Person, twoAtBoard, playClicks, PHONE } from './browser.mjs';
 
 const WEB = process.env.ARBITER_WEB || fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -33,22 +33,6 @@ after(async () => {
   }
 });
 
-// Every person met in a test: their screenshots taken and their pages checked for errors at
-// the end, whatever happened.
-async function scene(name, body) {
-  const met = [];
-  const meet = (...ps) => {
-    met.push(...ps);
-    return ps[0];
-  };
-  try {
-    await body(meet);
-  } finally {
-    for (const p of met) if (p.page) await p.shot(`${name}-${p.name}`).catch(() => {});
-  }
-  for (const p of met) p.assertClean();
-  for (const p of met) await p.close();
-}
 
 const gameIdOf = (page) => new URL(page.url()).pathname.split('/')[2];
 
@@ -405,7 +389,12 @@ test('the server restarted mid-game: both pages reconnect and the game goes on',
       await playClicks(white, black, ['d2d4', 'g8f6']);
       // while the server is down, a reconnection attempt may be refused: chromium logs that
       // itself (sometimes after the page is back online), and nothing else may appear
-      for (const p of [white, black]) p.forgive(/WebSocket connection to '.*' failed: .*ERR_CONNECTION_REFUSED/);
+      for (const p of [white, black]) {
+        p.forgive(/WebSocket connection to '.*' failed: .*ERR_CONNECTION_REFUSED/);
+        // the browser may ask for the page's icon while the server is down on purpose
+        p.forgive(/favicon\.svg net::ERR_CONNECTION_REFUSED/);
+        p.forgive(/^console: Failed to load resource: net::ERR_CONNECTION_REFUSED$/);
+      }
       await own.kill9();
       own = await startServer({ dir, args: ['--static', WEB, '--port', String(port)] });
       for (const p of [white, black]) await p.page.waitForSelector('#conn.online', { timeout: 10000 });
