@@ -259,12 +259,7 @@ test('"not connected" goes away once the connection is back', () =>
       await white.open(`${own.base}${g.white}`);
       await black.open(`${own.base}${g.black}`);
       await white.waitData('status', 'ongoing');
-      for (const p of [white, black]) {
-        p.forgive(/WebSocket connection to '.*' failed: .*ERR_CONNECTION_REFUSED/);
-        // the browser may ask for the page's icon while the server is down on purpose
-        p.forgive(/favicon\.svg net::ERR_CONNECTION_REFUSED/);
-        p.forgive(/^console: Failed to load resource: net::ERR_CONNECTION_REFUSED$/);
-      }
+      for (const p of [white, black]) p.forgiveOutage();
       await own.kill9();
       await white.page.waitForSelector('#conn.offline');
       // a move made while the server is away: the page says it is not connected

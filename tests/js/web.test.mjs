@@ -389,12 +389,7 @@ test('the server restarted mid-game: both pages reconnect and the game goes on',
       await playClicks(white, black, ['d2d4', 'g8f6']);
       // while the server is down, a reconnection attempt may be refused: chromium logs that
       // itself (sometimes after the page is back online), and nothing else may appear
-      for (const p of [white, black]) {
-        p.forgive(/WebSocket connection to '.*' failed: .*ERR_CONNECTION_REFUSED/);
-        // the browser may ask for the page's icon while the server is down on purpose
-        p.forgive(/favicon\.svg net::ERR_CONNECTION_REFUSED/);
-        p.forgive(/^console: Failed to load resource: net::ERR_CONNECTION_REFUSED$/);
-      }
+      for (const p of [white, black]) p.forgiveOutage();
       await own.kill9();
       own = await startServer({ dir, args: ['--static', WEB, '--port', String(port)] });
       for (const p of [white, black]) await p.page.waitForSelector('#conn.online', { timeout: 10000 });
