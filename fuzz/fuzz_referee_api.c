@@ -18,6 +18,7 @@
  *     lies after the present time;
  *   - the record grows by one entry per event (two with a flag that fell first) and starts
  *     afresh with each start;
+ *   - a forfeit or an adjudication ends the game, with the termination it named;
  *   - the JSON codec gives the same decision (ok, code, message) and state (ply, result,
  *     termination, clocks).
  * At the end the game's PGN (with [%clk] and [%emt]) must read back through the PGN reader
@@ -58,6 +59,9 @@ static char *as_json(const arb_ref_event *ev, const char *fen, const char *contr
   if (ev->text) json_object_set_new(j, "move", json_stringn(ev->text, ev->text_len));
   if (ev->reason == ARB_CLAIM_THREEFOLD) json_object_set_new(j, "reason", json_string("threefold"));
   if (ev->reason == ARB_CLAIM_FIFTY) json_object_set_new(j, "reason", json_string("fifty"));
+  if (ev->termination)
+    json_object_set_new(j, "termination", json_string(arb_termination_name(ev->termination)));
+  if (ev->result) json_object_set_new(j, "result", json_string(arb_result_string(ev->result)));
   if (ev->kind == ARB_REF_ADJUST_TIME)
     json_object_set_new(j, ev->set ? "set_ms" : "add_ms", json_integer(ev->ms));
   if (ev->flags & ARB_REF_AUTO_QUEEN) json_object_set_new(j, "auto_queen", json_true());
@@ -152,6 +156,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       ev.text_len = 4;
     }
     if (ev.kind == ARB_REF_CLAIM_DRAW) ev.reason = (arb_claim_reason)(b[3] % 3);
+    if (ev.kind == ARB_REF_FORFEIT || ev.kind == ARB_REF_ADJUDICATE) {
+      /* any termination (those the event does not take too), sometimes none; a result */
+      ev.termination = (arb_termination)(b[3] % ARB_TERM_COUNT);
+      ev.result = (arb_result)((b[3] >> 5) & 3);
+    }
     if (ev.kind == ARB_REF_ADJUST_TIME) {
       ev.set = b[3] & 1;
       ev.ms = ((int64_t)(b[3] >> 1) - (ev.set ? 0 : 40)) * 1000;
@@ -216,6 +225,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK_CTX(en.kind == ev.kind && en.status == s && d.seq == at, ctx);
         FUZZ_CHECK_CTX(grown == at + 1 + d.premove.played, ctx);
       }
+      if ((ev.kind == ARB_REF_FORFEIT || ev.kind == ARB_REF_ADJUDICATE) && s == ARB_OK)
+        FUZZ_CHECK_CTX(d.ended && st->over && st->outcome.termination == ev.termination &&
+                           (ev.kind == ARB_REF_ADJUDICATE || st->outcome.by == ev.side),
+                       ctx);
       /* a premove is played only after an accepted move, by the other side, at no cost */
       if (d.premove.played) {
         FUZZ_CHECK_CTX(ev.kind == ARB_REF_MOVE && s == ARB_OK, ctx);

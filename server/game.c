@@ -325,10 +325,7 @@ static void store_end(srv_server *sv, srv_game *g, int64_t t) {
   if (!s.over || g->ended_stored) return;
   g->ended_stored = 1;
   srv_store_end_game(sv->store, g->row.id, arb_result_string(s.outcome.result),
-                     s.aborted          ? "aborted"
-                     : s.abandoned >= 0 ? "abandonment"
-                                        : arb_termination_name(s.outcome.termination),
-                     t);
+                     arb_termination_name(s.outcome.termination), t);
 }
 
 /* Whether an accepted event of this kind is broadcast as an update (a version). */

@@ -381,11 +381,7 @@ static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
   int over = v->started && s->over;
   kplain(w, "status", !v->started ? "waiting" : over ? "over" : "ongoing");
   kplain(w, "result", arb_result_string(v->started ? s->outcome.result : ARB_RESULT_NONE));
-  srv_jw_kstr(w, "termination",
-              !over               ? ""
-              : s->aborted        ? "aborted"
-              : s->abandoned >= 0 ? "abandonment"
-                                  : arb_termination_name(s->outcome.termination));
+  srv_jw_kstr(w, "termination", over ? arb_termination_name(s->outcome.termination) : "");
   char words[192] = "";
   if (over) srv_reason_words(v->ref, words, sizeof words);
   srv_jw_kstr(w, "reason", words);

@@ -173,7 +173,7 @@ static void tick(srv_server *sv, srv_game *g, int64_t now) {
   arb_ref_state s = d.state;
   g->ended_stored = 1;
   srv_store_end_game(sv->store, g->row.id, arb_result_string(s.outcome.result),
-                     s.aborted ? "aborted" : arb_termination_name(s.outcome.termination), now);
+                     arb_termination_name(s.outcome.termination), now);
   srv_event_info info = {ARB_REF_TICK, -1, s.flag_side, 0, 0, &d};
   srv_game_broadcast(sv, g, &info, NULL, -1);
   char words[192];

@@ -111,7 +111,7 @@ Test(otb, fide_game_touch_illegal_second_illegal_bare_king) {
   d = move_press(&v, ARB_WHITE, "a7b6");
   cr_assert(d->over, "a second illegal move ends the game");
   cr_assert_eq(d->outcome.result, ARB_RESULT_DRAW, "Black cannot mate: a draw");
-  cr_assert_eq(d->end, ARB_OTB_END_SECOND_ILLEGAL_MOVE);
+  cr_assert_eq(d->outcome.termination, ARB_TERM_SECOND_ILLEGAL_MOVE);
   /* the record keeps every move as played; the PGN reads back */
   arb_pgn_writer *w = arb_pgn_writer_new(0);
   cr_assert_eq(arb_otb_write_pgn(v.o, 0, w), ARB_OK);

@@ -1003,3 +1003,218 @@ Test(referee_api, auto_queen) {
   cr_assert_str_eq(d.san, "a8=N");
   arb_referee_free(r);
 }
+
+/* ---- endings a director reports: forfeits and adjudications (docs/endings.md) ---- */
+
+static arb_ref_decision ending(arb_referee *r, arb_ref_kind kind, int side, arb_termination t,
+                               arb_result res, int64_t at) {
+  arb_ref_event ev = ARB_REF_EVENT_INIT(kind, at);
+  ev.side = (int8_t)side;
+  ev.termination = t;
+  ev.result = res;
+  arb_ref_decision d;
+  arb_referee_event(r, &ev, &d);
+  return d;
+}
+
+static char *pgn_of(const arb_referee *r) {
+  arb_pgn_writer *w = arb_pgn_writer_new(0);
+  cr_assert_eq(arb_referee_write_pgn(r, 0, w), ARB_OK);
+  size_t len;
+  const char *text = arb_pgn_writer_data(w, &len);
+  char *copy = malloc(len + 1);
+  cr_assert_not_null(copy);
+  memcpy(copy, text, len + 1);
+  arb_pgn_writer_free(w);
+  return copy;
+}
+
+Test(referee_api, forfeits_lose_or_draw_by_the_laws) {
+  char words[192];
+  /* an engine that crashed loses (a rule of the match, not of the board) */
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, NULL, NULL, 0);
+  MOVES(r, 0, 0, "e4");
+  arb_ref_decision d = ending(r, ARB_REF_FORFEIT, ARB_BLACK, ARB_TERM_CRASH, 0, 0);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert(d.ended && d.state.over);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_WHITE_WINS);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_CRASH);
+  cr_assert_eq(d.state.outcome.by, ARB_BLACK);
+  arb_referee_end_words(r, words, sizeof words);
+  cr_assert_str_eq(words, "Black's engine crashed: White wins");
+  char *pgn = pgn_of(r);
+  cr_assert(strstr(pgn, "[Termination \"abandoned\"]"), "%s", pgn); /* PGN standard 9.8.1 */
+  cr_assert(strstr(pgn, "1-0"), "%s", pgn);
+  free(pgn);
+  /* the game is over: a second forfeit, a move, an adjudication are refused as game_over */
+  cr_assert_eq(ending(r, ARB_REF_FORFEIT, ARB_WHITE, ARB_TERM_STALL, 0, 0).refusal,
+               ARB_REF_GAME_OVER);
+  cr_assert_eq(move(r, "e5", 0).refusal, ARB_REF_GAME_OVER);
+  arb_referee_free(r);
+
+  /* an illegal move against a lone king: the opponent cannot mate, a draw (FIDE 7.5.5) */
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, "7k/8/8/8/8/8/8/R3K3 w - - 0 1", NULL, 0);
+  d = ending(r, ARB_REF_FORFEIT, ARB_WHITE, ARB_TERM_ILLEGAL_MOVE, 0, 0);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_DRAW);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_ILLEGAL_MOVE);
+  arb_referee_end_words(r, words, sizeof words);
+  cr_assert_str_eq(words, "Draw: White made an illegal move, but Black cannot checkmate by any "
+                          "sequence of legal moves");
+  pgn = pgn_of(r);
+  cr_assert(strstr(pgn, "[Termination \"rules infraction\"]"), "%s", pgn);
+  free(pgn);
+  arb_referee_free(r);
+
+  /* ... and by the side with the lone king: the rook side wins */
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, "7k/8/8/8/8/8/8/R3K3 b - - 0 1", NULL, 0);
+  d = ending(r, ARB_REF_FORFEIT, ARB_BLACK, ARB_TERM_SECOND_ILLEGAL_MOVE, 0, 0);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_WHITE_WINS);
+  /* a forfeit names who and why: without them, or with an ending that is not a forfeit, it is
+   * refused and changes nothing */
+  arb_referee_free(r);
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, NULL, NULL, 0);
+  cr_assert_eq(ending(r, ARB_REF_FORFEIT, -1, ARB_TERM_CRASH, 0, 0).refusal, ARB_REF_BAD_EVENT);
+  cr_assert_eq(ending(r, ARB_REF_FORFEIT, ARB_WHITE, ARB_TERM_CHECKMATE, 0, 0).refusal,
+               ARB_REF_BAD_EVENT);
+  cr_assert_eq(ending(r, ARB_REF_FORFEIT, ARB_WHITE, ARB_TERM_ADJUDICATION, 0, 0).refusal,
+               ARB_REF_BAD_EVENT);
+  d = ending(r, ARB_REF_FORFEIT, ARB_WHITE, ARB_TERM_NONE, 0, 0);
+  cr_assert_eq(d.refusal, ARB_REF_BAD_EVENT);
+  cr_assert(!d.state.over);
+  /* a device on a player loses even against a lone king (11.3.2.2 says the opponent wins) */
+  arb_referee_free(r);
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, "7k/8/8/8/8/8/8/R3K3 w - - 0 1", NULL, 0);
+  d = ending(r, ARB_REF_FORFEIT, ARB_WHITE, ARB_TERM_ELECTRONIC_DEVICE, 0, 0);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_BLACK_WINS);
+  arb_referee_free(r);
+}
+
+Test(referee_api, adjudications) {
+  /* White's rook against a bare king: a match's adjudication never gives a win the laws could
+   * not (Black's is a draw), White's stands; the arbiter's decision stands as ruled */
+  static const struct {
+    arb_termination why;
+    arb_result asked, given;
+    const char *words, *pgn;
+  } cases[] = {
+      {ARB_TERM_ADJUDICATION, ARB_RESULT_BLACK_WINS, ARB_RESULT_DRAW, "Draw by adjudication",
+       "[Termination \"adjudication\"]"},
+      {ARB_TERM_ADJUDICATION, ARB_RESULT_WHITE_WINS, ARB_RESULT_WHITE_WINS,
+       "White wins by adjudication", "1-0"},
+      {ARB_TERM_ARBITER, ARB_RESULT_BLACK_WINS, ARB_RESULT_BLACK_WINS,
+       "Black wins by the arbiter's decision", "[Termination \"adjudication\"]"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    arb_referee *r = fresh(ARB_RULES_FIDE);
+    start(r, ARB_RULES_FIDE, "7k/8/8/8/8/8/8/R3K3 w - - 0 1", NULL, 0);
+    arb_ref_decision d = ending(r, ARB_REF_ADJUDICATE, -1, cases[i].why, cases[i].asked, 0);
+    cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+    cr_assert_eq(d.state.outcome.result, cases[i].given, "case %zu", i);
+    cr_assert_eq(d.state.outcome.termination, cases[i].why);
+    char words[192];
+    arb_referee_end_words(r, words, sizeof words);
+    cr_assert_str_eq(words, cases[i].words);
+    char *pgn = pgn_of(r);
+    cr_assert(strstr(pgn, cases[i].pgn), "%s", pgn);
+    free(pgn);
+    arb_referee_free(r);
+  }
+  arb_referee *r;
+  /* no result, or an ending that is not an adjudication: refused */
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, NULL, NULL, 0);
+  cr_assert_eq(ending(r, ARB_REF_ADJUDICATE, -1, ARB_TERM_ADJUDICATION, 0, 0).refusal,
+               ARB_REF_BAD_EVENT);
+  cr_assert_eq(ending(r, ARB_REF_ADJUDICATE, -1, ARB_TERM_CRASH, ARB_RESULT_DRAW, 0).refusal,
+               ARB_REF_BAD_EVENT);
+  arb_referee_free(r);
+}
+
+Test(referee_api, setup_moves_count_for_repetition_not_on_the_clock) {
+  /* Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 as the setup's moves (an opening book): Black's Ng8 would
+   * bring the start position back a third time (FIDE 9.2.1: a claim with the intended move) —
+   * only if the book's moves count for repetitions */
+  const char *book[] = {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"};
+  arb_move mv[7];
+  arb_position p;
+  arb_position_startpos(&p);
+  for (int i = 0; i < 7; i++) {
+    cr_assert_eq(arb_move_read(&p, book[i], 4, 0, &mv[i], NULL), ARB_OK);
+    arb_undo u;
+    arb_make_move(&p, mv[i], &u);
+  }
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  arb_time_control tc;
+  cr_assert_eq(arb_tc_parse("1m", 2, ARB_TC_HUMAN, &tc, NULL), ARB_OK);
+  arb_ref_setup su = ARB_REF_SETUP_INIT;
+  su.moves = mv;
+  su.move_count = 7;
+  su.control = &tc;
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_START, 0);
+  ev.setup = &su;
+  arb_ref_decision d;
+  cr_assert_eq(arb_referee_event(r, &ev, &d), ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.ply, 7);
+  cr_assert_eq(d.state.turn, ARB_BLACK);
+  cr_assert_eq(d.state.running, ARB_BLACK); /* the clock starts with the side to move */
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 60000);
+  /* Black's Ng8 would make the start position stand a third time: a claim with it is right */
+  d = claim(r, ARB_BLACK, ARB_CLAIM_THREEFOLD, "Ng8", 1000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_THREEFOLD_REPETITION);
+  /* the PGN has the book moves, without clock comments for them */
+  char *pgn = pgn_of(r);
+  cr_assert(strstr(pgn, "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1"), "%s", pgn);
+  cr_assert(!strstr(pgn, "%clk"), "%s", pgn);
+  free(pgn);
+  arb_referee_free(r);
+  /* a setup move that is not legal refuses the start */
+  r = fresh(ARB_RULES_FIDE);
+  mv[1] = mv[0];
+  su.control = NULL;
+  cr_assert_eq(arb_referee_event(r, &ev, &d), ARB_ERR_ARGUMENT);
+  cr_assert_eq(d.refusal, ARB_REF_BAD_EVENT);
+  arb_referee_free(r);
+}
+
+Test(referee_api, one_vocabulary_of_endings) {
+  /* every ending has a name that parses back, a PGN Termination value of the PGN standard
+   * (9.8.1), and none of the procedure's endings comes from the game layer's play */
+  static const char *const pgn_values[] = {"normal",    "time forfeit", "rules infraction",
+                                           "abandoned", "adjudication", "unterminated"};
+  for (int t = 1; t < ARB_TERM_COUNT; t++) {
+    const char *name = arb_termination_name((arb_termination)t);
+    cr_assert(name[0], "termination %d has no name", t);
+    arb_termination back;
+    cr_assert_eq(arb_termination_parse(name, strlen(name), &back), ARB_OK, "%s", name);
+    cr_assert_eq((int)back, t);
+    const char *pv = arb_termination_pgn((arb_termination)t);
+    int known = 0;
+    for (size_t k = 0; k < sizeof pgn_values / sizeof *pgn_values; k++)
+      known |= !strcmp(pv, pgn_values[k]);
+    cr_assert(known, "%s: %s", name, pv);
+  }
+  cr_assert_str_eq(arb_termination_pgn(ARB_TERM_NONE), "unterminated");
+  cr_assert_eq(arb_termination_parse("", 0, &(arb_termination){0}), ARB_ERR_ARGUMENT);
+  cr_assert_eq(arb_termination_parse("mate", 4, &(arb_termination){0}), ARB_ERR_ARGUMENT);
+  /* the names the over-the-board cases use (../shared/data/rules/otb-cases.jsonl) */
+  cr_assert_str_eq(arb_termination_name(ARB_TERM_SECOND_ILLEGAL_MOVE), "second_illegal_move");
+  cr_assert_str_eq(arb_termination_name(ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL),
+                   "illegal_move_claimant_lacks_mating_material");
+  cr_assert_str_eq(arb_termination_name(ARB_TERM_ELECTRONIC_DEVICE), "electronic_device");
+  cr_assert_str_eq(arb_termination_article(ARB_TERM_SECOND_ILLEGAL_MOVE), "7.5.5");
+  cr_assert_str_eq(arb_termination_article(ARB_TERM_FIVEFOLD_REPETITION), "9.6.1");
+  /* arb_game_end refuses the laws' endings and an abort */
+  arb_game *g = arb_game_new(NULL, ARB_RULES_FIDE);
+  cr_assert_eq(arb_game_end(g, ARB_RESULT_DRAW, ARB_TERM_CHECKMATE, -1), ARB_ERR_ARGUMENT);
+  cr_assert_eq(arb_game_end(g, ARB_RESULT_NONE, ARB_TERM_ABORTED, -1), ARB_ERR_ARGUMENT);
+  cr_assert_eq(arb_game_end(g, ARB_RESULT_DRAW, ARB_TERM_ARBITER, -1), ARB_OK);
+  cr_assert_eq(arb_game_end(g, ARB_RESULT_DRAW, ARB_TERM_ARBITER, -1), ARB_ERR_GAME_OVER);
+  arb_game_free(g);
+}

@@ -356,13 +356,15 @@ typedef struct move_note {
   int has_eval, mate, score, depth;
 } move_note;
 
-/* Plays game gi; returns its PGN (malloc'd) and the result. */
-/* The ending in fastchess's words (match.hpp's messages) where it has the same ending. */
-static void rule_words(arb_termination t, arb_result res, char *fc, size_t len) {
-  switch (t) {
-  case ARB_TERM_CHECKMATE:
-    snprintf(fc, len, "%s mates", res == ARB_RESULT_WHITE_WINS ? "White" : "Black");
-    break;
+/* The ending in fastchess's words (match.hpp's messages) where it has the same ending, from
+ * the referee's decision; overrun: how late a flag was (time forfeits). */
+static void fastchess_words(const arb_ref_state *st, int64_t overrun, char *fc, size_t len) {
+  const arb_outcome o = st->outcome;
+  const char *winner = o.result == ARB_RESULT_WHITE_WINS ? "White" : "Black";
+  const char *loser = o.result == ARB_RESULT_WHITE_WINS ? "Black" : "White";
+  int draw = o.result == ARB_RESULT_DRAW;
+  switch (o.termination) {
+  case ARB_TERM_CHECKMATE: snprintf(fc, len, "%s mates", winner); break;
   case ARB_TERM_STALEMATE: snprintf(fc, len, "Draw by stalemate"); break;
   case ARB_TERM_INSUFFICIENT_MATERIAL:
     snprintf(fc, len, "Draw by insufficient mating material");
@@ -370,7 +372,27 @@ static void rule_words(arb_termination t, arb_result res, char *fc, size_t len) 
   case ARB_TERM_DEAD_POSITION: snprintf(fc, len, "Draw by dead position (FIDE 5.2.2)"); break;
   case ARB_TERM_FIVEFOLD_REPETITION: snprintf(fc, len, "Draw by 5-fold repetition"); break;
   case ARB_TERM_SEVENTYFIVE_MOVES: snprintf(fc, len, "Draw by 75 moves rule"); break;
-  default: snprintf(fc, len, "%s", arb_termination_name(t)); break;
+  case ARB_TERM_THREEFOLD_REPETITION: snprintf(fc, len, "Draw by 3-fold repetition"); break;
+  case ARB_TERM_FIFTY_MOVES: snprintf(fc, len, "Draw by fifty moves rule"); break;
+  case ARB_TERM_TIME_FORFEIT:
+    snprintf(fc, len, "%s loses on time (%lldms overrun)%s",
+             st->flag_side == ARB_BLACK ? "Black" : "White", (long long)(overrun > 0 ? overrun : 0),
+             draw ? "; a draw: the opponent cannot mate (FIDE 6.9)" : "");
+    break;
+  case ARB_TERM_CRASH: snprintf(fc, len, "%s disconnects", draw ? "?" : loser); break;
+  case ARB_TERM_STALL: snprintf(fc, len, "%s's connection stalls", loser); break;
+  case ARB_TERM_ILLEGAL_MOVE:
+    snprintf(fc, len, "%s makes an illegal move%s",
+             draw ? (o.by == ARB_WHITE ? "White" : "Black") : loser,
+             draw ? "; a draw: the opponent cannot mate (FIDE 7.5.5)" : "");
+    break;
+  case ARB_TERM_ADJUDICATION:
+    if (draw)
+      snprintf(fc, len, "Draw by adjudication");
+    else
+      snprintf(fc, len, "%s wins by adjudication", winner);
+    break;
+  default: snprintf(fc, len, "%s", arb_termination_name(o.termination)); break;
   }
 }
 
@@ -399,6 +421,18 @@ static uci_limits limits_for(const engine_spec *s, const arb_clock *clock, int64
   return lim;
 }
 
+/* One event to the game's referee at t; returns the decision's status (d filled). */
+static arb_status to_referee(arb_referee *ref, arb_ref_kind kind, int64_t t, arb_ref_event *ev,
+                             arb_ref_decision *d) {
+  ev->kind = kind;
+  ev->t = t;
+  return arb_referee_event(ref, ev, d);
+}
+
+/* Plays game gi; returns its PGN (malloc'd) and the result.  The referee decides every ending
+ * (the laws', a flag, an engine's failure, the claims made for the engines and the match's
+ * adjudications); this only feeds it the engines' moves and failures at the engines' own
+ * measured time, and writes the decision in fastchess's words too. */
 static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result *result,
                        char *reason, size_t reason_len, char *term, size_t term_len,
                        game_words *words) {
@@ -408,147 +442,144 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
   const opening *op = &r->openings[gr->pair % r->nopen];
   const engine_spec *spec[2] = {&r->eng[gr->white], &r->eng[gr->black]};
   player *pl[2] = {pw, pb};
-  arb_game *g = arb_game_new(&op->start, r->rules);
-  for (int i = 0; i < op->n; i++)
-    arb_game_play(g, op->moves[i]);
-  int book = op->n;
   /* one clock for both, in the engines' own measured time: virtual time t is the sum of the
    * moves' times, so the machine's load between moves is never charged (time controls of
-   * both engines are the first engine's; the parser makes them equal) */
+   * both engines are the first engine's; the parser makes them equal); the match sees every
+   * flag the moment it falls */
   int timed = spec[0]->timed;
-  arb_clock clock;
+  arb_referee *ref = arb_referee_new(r->rules);
+  arb_ref_setup su = ARB_REF_SETUP_INIT;
+  su.start = &op->start;
+  su.rules = r->rules;
+  su.moves = op->moves;
+  su.move_count = (size_t)op->n;
+  su.control = timed ? &spec[0]->tc : NULL;
+  su.clock_model = timed ? spec[0]->tc.model : -1;
+  su.sees_flags = 1;
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_START, 0);
+  ev.setup = &su;
+  arb_ref_decision d;
   int64_t t = 0;
-  if (timed) {
-    arb_clock_init(&clock, &spec[0]->tc);
-    arb_clock_start(&clock, (arb_color)arb_game_position(g)->turn, 0);
+  if (!ref || arb_referee_event(ref, &ev, &d) != ARB_OK) {
+    fprintf(stderr, "arbiter match: game %d cannot start: %s\n", gi + 1,
+            ref ? d.message : "out of memory");
+    exit(1);
   }
+  const arb_game *g = arb_referee_game(ref);
+  int book = op->n;
   move_note *notes = calloc(600, sizeof *notes);
   int nn = 0;
-  snprintf(term, term_len, "normal");
   reason[0] = 0;
   fc[0] = 0;
-  *result = ARB_RESULT_NONE;
-  int ended = 0;
-  const char *arbiter_term = "";
+  char detail[200] = ""; /* what the referee was told, in the engine's or the rule's words */
+  int64_t overrun = 0;
   int draw_run = 0, resign_run[2] = {0, 0}, last_cp[2] = {0, 0};
   int pondering[2] = {0, 0};
   arb_move expect[2] = {ARB_MOVE_NONE, ARB_MOVE_NONE};
-  while (!ended) {
-    arb_outcome oc = arb_game_outcome(g);
-    if (oc.result != ARB_RESULT_NONE) {
-      *result = oc.result;
-      snprintf(reason, reason_len, "%s", arb_termination_name(oc.termination));
-      arbiter_term = arb_termination_name(oc.termination);
-      rule_words(oc.termination, oc.result, fc, fc_len);
-      break;
+  for (;;) {
+    arb_ref_state st;
+    arb_referee_state_of(ref, &st);
+    if (st.over) break;
+    arb_color side = st.turn;
+    ev = (arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_STATE, t);
+    /* the claims an arbiter makes for the engines: threefold and fifty moves on the board */
+    if (r->claims) {
+      arb_claim_reason why[2] = {ARB_CLAIM_THREEFOLD, ARB_CLAIM_FIFTY};
+      int claimed = 0;
+      for (int k = 0; k < 2 && !claimed; k++)
+        if (arb_game_claim_correct(g, why[k], ARB_MOVE_NONE)) {
+          ev.by = (int8_t)side;
+          ev.reason = why[k];
+          claimed = to_referee(ref, ARB_REF_CLAIM_DRAW, t, &ev, &d) == ARB_OK && d.ended;
+        }
+      if (claimed) {
+        snprintf(detail, sizeof detail, "claimed for the engines");
+        break;
+      }
+      ev.by = -1;
     }
-    arb_color side = (arb_color)arb_game_position(g)->turn;
-    if (r->claims && arb_game_claim_correct(g, ARB_CLAIM_THREEFOLD, ARB_MOVE_NONE)) {
-      *result = ARB_RESULT_DRAW;
-      snprintf(reason, reason_len, "threefold repetition, claimed for the engines (FIDE 9.2)");
-      snprintf(fc, fc_len, "Draw by 3-fold repetition");
-      arbiter_term = "threefold_repetition";
-      break;
-    }
-    if (r->claims && arb_game_claim_correct(g, ARB_CLAIM_FIFTY, ARB_MOVE_NONE)) {
-      *result = ARB_RESULT_DRAW;
-      snprintf(reason, reason_len, "50 moves, claimed for the engines (FIDE 9.3)");
-      snprintf(fc, fc_len, "Draw by fifty moves rule");
-      arbiter_term = "fifty_moves";
-      break;
-    }
+    /* the match's adjudications */
+    ev.termination = ARB_TERM_ADJUDICATION;
     if (r->maxmoves && arb_game_ply_count(g) - book >= 2 * r->maxmoves) {
-      *result = ARB_RESULT_DRAW;
-      snprintf(reason, reason_len, "adjudicated a draw after %d moves (-maxmoves)", r->maxmoves);
-      snprintf(fc, fc_len, "Draw by adjudication");
-      snprintf(term, term_len, "adjudication");
-      arbiter_term = "adjudication_maxmoves";
-      break;
-    }
-    if (r->draw_count && draw_run >= 2 * r->draw_count) {
-      *result = ARB_RESULT_DRAW;
-      snprintf(reason, reason_len,
-               "adjudicated a draw: both scores within %d cp for %d moves each (-draw)",
+      snprintf(detail, sizeof detail, "-maxmoves: %d moves", r->maxmoves);
+      ev.result = ARB_RESULT_DRAW;
+    } else if (r->draw_count && draw_run >= 2 * r->draw_count) {
+      snprintf(detail, sizeof detail, "-draw: both scores within %d cp for %d moves each",
                r->draw_score, r->draw_count);
-      snprintf(fc, fc_len, "Draw by adjudication");
-      snprintf(term, term_len, "adjudication");
-      arbiter_term = "adjudication_draw";
-      break;
-    }
-    if (r->resign_count && resign_run[!side] >= r->resign_count) {
-      /* never a win the laws could not give: a winner who cannot mate draws */
-      *result = arb_cannot_mate(arb_game_position(g), side) ? ARB_RESULT_DRAW
-                : side == ARB_WHITE                         ? ARB_RESULT_WHITE_WINS
-                                                            : ARB_RESULT_BLACK_WINS;
-      snprintf(reason, reason_len,
-               "adjudicated: %s's engine scored %d cp or worse for %d moves (-resign)",
+      ev.result = ARB_RESULT_DRAW;
+    } else if (r->resign_count && resign_run[!side] >= r->resign_count) {
+      snprintf(detail, sizeof detail, "-resign: %s's engine scored %d cp or worse for %d moves",
                side == ARB_WHITE ? "Black" : "White", -r->resign_score, r->resign_count);
-      if (*result == ARB_RESULT_DRAW)
-        snprintf(fc, fc_len, "Draw by adjudication");
-      else
-        snprintf(fc, fc_len, "%s wins by adjudication", side == ARB_WHITE ? "White" : "Black");
-      snprintf(term, term_len, "adjudication");
-      arbiter_term = "adjudication_resign";
+      ev.result = side == ARB_WHITE ? ARB_RESULT_WHITE_WINS : ARB_RESULT_BLACK_WINS;
+    } else if (nn >= 599) {
+      snprintf(detail, sizeof detail, "600 plies: stopped");
+      ev.result = ARB_RESULT_DRAW;
+    }
+    if (ev.result != ARB_RESULT_NONE) {
+      to_referee(ref, ARB_REF_ADJUDICATE, t, &ev, &d);
       break;
     }
     const engine_spec *s = spec[side];
-    uci_limits lim = limits_for(s, timed ? &clock : NULL, t, side);
+    const arb_clock *clock = arb_referee_clock(ref);
+    uci_limits lim = limits_for(s, clock, t, side);
     int n = arb_game_ply_count(g);
     arb_move *mv = malloc((size_t)(n + 2) * sizeof *mv);
     for (int i = 0; i < n; i++)
       mv[i] = arb_game_move_at(g, i + 1); /* 1-based */
     uci_result ur;
-    uci_status st;
+    uci_status us;
     if (pondering[side] && n > 0 && mv[n - 1] == expect[side])
-      st = uci_ponderhit(pl[side]->e, &lim, &ur);
+      us = uci_ponderhit(pl[side]->e, &lim, &ur);
     else /* a ponder search on another move is stopped first */
-      st = uci_go(pl[side]->e, &op->start, mv, n, op->start.chess960, &lim, &ur);
+      us = uci_go(pl[side]->e, &op->start, mv, n, op->start.chess960, &lim, &ur);
     pondering[side] = 0;
-    const char *who = side == ARB_WHITE ? "White" : "Black";
-    arb_color opp = (arb_color)!side;
-    int64_t overrun = 0;
-    if (st != UCI_OK && timed) overrun = ur.elapsed_ms - (arb_clock_flag_time(&clock) - t);
-    if (st == UCI_OK && timed) {
-      /* the margin forgives a late answer once, never carries a negative balance */
-      int64_t left = arb_clock_flag_time(&clock) - t, used = ur.elapsed_ms;
+    /* the time it took: the margin forgives a late answer once, never carries a negative
+     * balance */
+    int64_t used = ur.elapsed_ms;
+    if (clock) {
+      int64_t left = arb_clock_flag_time(clock) - t;
       overrun = used - left;
-      if (used > left && used <= left + s->margin_ms) used = left;
-      t += used;
-      arb_press_info info;
-      arb_clock_press(&clock, side, t, 0, &info);
-      if (info.late) st = UCI_TIMEOUT;
+      if (us != UCI_TIMEOUT && used > left && used <= left + s->margin_ms) used = left;
     }
-    if (st != UCI_OK) {
+    if (us == UCI_TIMEOUT && !timed) us = UCI_STALLED; /* the watchdog of a node/depth limit */
+    ev = (arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_STATE, t + used);
+    ev.side = (int8_t)side;
+    if (us == UCI_OK) {
+      ev.by = (int8_t)side;
+      ev.move = ur.move;
+      if (to_referee(ref, ARB_REF_MOVE, t + used, &ev, &d) != ARB_OK) {
+        if (d.state.over) { /* the flag fell first */
+          free(mv);
+          break;
+        }
+        us = UCI_ILLEGAL; /* the engine layer let through a move the referee refuses */
+        snprintf(ur.message, sizeof ur.message, "%.150s", d.message);
+        ev.by = -1;
+      }
+    }
+    if (us != UCI_OK) {
       free(mv);
-      const arb_position *p = arb_game_position(g);
-      int cannot = arb_cannot_mate(p, opp);
-      *result = cannot ? ARB_RESULT_DRAW
-                       : (opp == ARB_WHITE ? ARB_RESULT_WHITE_WINS : ARB_RESULT_BLACK_WINS);
-      if (st == UCI_TIMEOUT && !timed) st = UCI_STALLED; /* the watchdog of a node/depth limit */
-      if (st == UCI_TIMEOUT) {
-        snprintf(term, term_len, "time forfeit");
-        arbiter_term = cannot ? "flag_fall_cannot_mate" : "flag_fall";
-        snprintf(reason, reason_len, "%s's flag fell%s (FIDE 6.9)", who,
-                 cannot ? ", but the opponent cannot mate by any series of legal moves: a draw"
-                        : "");
-        snprintf(fc, fc_len, "%s loses on time (%lldms overrun)%s", who,
-                 (long long)(overrun > 0 ? overrun : 0),
-                 cannot ? "; a draw: the opponent cannot mate (FIDE 6.9)" : "");
-      } else if (st == UCI_CRASHED || st == UCI_STALLED) {
-        snprintf(term, term_len, "abandoned");
-        arbiter_term = st == UCI_CRASHED ? "crash" : "stall";
-        *result = opp == ARB_WHITE ? ARB_RESULT_WHITE_WINS : ARB_RESULT_BLACK_WINS;
-        snprintf(reason, reason_len, "%s's engine %s: %s", who, uci_status_name(st), ur.message);
-        snprintf(fc, fc_len, st == UCI_CRASHED ? "%s disconnects" : "%s's connection stalls", who);
+      if (us == UCI_TIMEOUT) {
+        /* no answer by the deadline: the flag is down by then */
+        int64_t at = t + used, due = arb_referee_next_deadline(ref);
+        if (due != ARB_CLOCK_NEVER && due > at) at = due;
+        arb_referee_tick(ref, at, &d);
+        if (!d.state.over) { /* cannot happen with a clock that sees flags: say so */
+          ev.termination = ARB_TERM_STALL;
+          snprintf(detail, sizeof detail, "no answer by its deadline");
+          to_referee(ref, ARB_REF_FORFEIT, at, &ev, &d);
+        }
+      } else if (us == UCI_CRASHED || us == UCI_STALLED) {
+        ev.termination = us == UCI_CRASHED ? ARB_TERM_CRASH : ARB_TERM_STALL;
+        snprintf(detail, sizeof detail, "%s", ur.message);
         uci_quit(pl[side]->e);
         pl[side]->e = NULL;
         pl[side]->idx = -1;
+        to_referee(ref, ARB_REF_FORFEIT, t + used, &ev, &d);
       } else {
-        snprintf(term, term_len, "rules infraction");
-        arbiter_term = cannot ? "illegal_move_cannot_mate" : "illegal_move";
-        snprintf(reason, reason_len, "%s played an illegal move (%s)%s (FIDE 7.5.5)", who,
-                 ur.message, cannot ? "; the opponent cannot mate: a draw" : "");
-        if (st == UCI_MALFORMED)
+        ev.termination = ARB_TERM_ILLEGAL_MOVE;
+        snprintf(detail, sizeof detail, "%s", ur.message);
+        if (us == UCI_MALFORMED)
           snprintf(words->warning, sizeof words->warning,
                    "Warning; Move does not match uci move format, lowercase and 4/5 chars. Move "
                    "%s played by %s\n",
@@ -557,24 +588,23 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
         snprintf(words->warning + wl, sizeof words->warning - wl,
                  "Warning; Illegal move %s played by %s\n", ur.text[0] ? ur.text : "<none>",
                  s->name);
-        snprintf(fc, fc_len, "%s makes an illegal move%s", who,
-                 cannot ? "; a draw: the opponent cannot mate (FIDE 7.5.5)" : "");
+        to_referee(ref, ARB_REF_FORFEIT, t + used, &ev, &d);
       }
       break;
     }
+    t += used;
     move_note *mn = &notes[nn < 599 ? nn++ : nn];
     mn->move = ur.move;
     mn->emt = ur.elapsed_ms;
-    mn->clk = timed ? arb_clock_remaining(&clock, side, t) : -1;
+    mn->clk = timed ? arb_clock_remaining(arb_referee_clock(ref), side, t) : -1;
     mn->has_eval = ur.has_score;
     mn->mate = ur.mate;
     mn->score = ur.score;
     mn->depth = ur.depth;
-    arb_game_play(g, ur.move);
     /* ponder=on: the engine thinks on the opponent's time about the reply it expects */
-    if (s->ponder && ur.ponder != ARB_MOVE_NONE && arb_game_outcome(g).result == ARB_RESULT_NONE) {
+    if (s->ponder && ur.ponder != ARB_MOVE_NONE && !d.state.over) {
       mv[n] = ur.move;
-      uci_limits pl_lim = limits_for(s, timed ? &clock : NULL, t, side);
+      uci_limits pl_lim = limits_for(s, arb_referee_clock(ref), t, side);
       if (uci_ponder(pl[side]->e, &op->start, mv, n + 1, ur.ponder, op->start.chess960, &pl_lim) ==
           UCI_OK)
         pondering[side] = 1, expect[side] = ur.ponder;
@@ -595,17 +625,27 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
       resign_run[side]++;
     else
       resign_run[side] = 0;
-    if (nn >= 599) {
-      *result = ARB_RESULT_DRAW;
-      snprintf(term, term_len, "adjudication");
-      arbiter_term = "adjudication_length";
-      snprintf(reason, reason_len, "600 plies: stopped");
-      snprintf(fc, fc_len, "Draw by adjudication");
-      break;
-    }
   }
   for (int k = 0; k < 2; k++) /* the game is over: no more pondering */
     if (pondering[k] && pl[k]->e) uci_ponder_stop(pl[k]->e);
+  /* the decision, in the referee's words (with its article) and fastchess's */
+  arb_ref_state st;
+  arb_referee_state_of(ref, &st);
+  *result = st.outcome.result;
+  snprintf(term, term_len, "%s", arb_termination_pgn(st.outcome.termination));
+  const char *arbiter_term = arb_termination_name(st.outcome.termination);
+  const char *article = arb_termination_article(st.outcome.termination);
+  char said[160];
+  arb_referee_end_words(ref, said, sizeof said);
+  if (detail[0] && article[0])
+    snprintf(reason, reason_len, "%s (%s; FIDE %s)", said, detail, article);
+  else if (detail[0])
+    snprintf(reason, reason_len, "%s (%s)", said, detail);
+  else if (article[0])
+    snprintf(reason, reason_len, "%s (FIDE %s)", said, article);
+  else
+    snprintf(reason, reason_len, "%s", said);
+  fastchess_words(&st, overrun, fc, fc_len);
   /* the PGN */
   arb_pgn_writer *w = arb_pgn_writer_new(0);
   arb_pgn_writer_begin_game(w);
@@ -680,7 +720,7 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
   char *pgn = malloc(wl + 1);
   memcpy(pgn, data, wl + 1);
   arb_pgn_writer_free(w);
-  arb_game_free(g);
+  arb_referee_free(ref);
   free(notes);
   return pgn;
 }

@@ -458,7 +458,7 @@ static void describe(const otb_state *st, const arb_otb_decision *d, json_t *a) 
   json_object_set_new(
       a, "result", json_string(arb_result_string(d->over ? d->outcome.result : ARB_RESULT_NONE)));
   json_object_set_new(a, "termination",
-                      json_string(d->over ? arb_otb_end_name(d->end, d->outcome.termination) : ""));
+                      json_string(d->over ? arb_termination_name(d->outcome.termination) : ""));
   json_object_set_new(a, "repetitions", json_integer(d->repetitions));
   json_object_set_new(a, "draw_offer",
                       d->draw_offer >= 0 ? json_string(codec_color_name(d->draw_offer))

@@ -198,6 +198,25 @@ static int parse_event(json_t *j, const ref_state *st, arb_ref_event *ev, start_
     ev->set = set != NULL;
     ev->ms = (int64_t)json_integer_value(add ? add : set);
   }
+  if (kind == ARB_REF_FORFEIT || kind == ARB_REF_ADJUDICATE) {
+    /* {"type":"forfeit","side":C,"termination":"crash"},
+     * {"type":"adjudicate","result":"1-0","termination":"adjudication"} */
+    json_t *term = json_object_get(j, "termination"), *res = json_object_get(j, "result");
+    if (term && (!json_is_string(term) ||
+                 arb_termination_parse(json_string_value(term), json_string_length(term),
+                                       &ev->termination) != ARB_OK))
+      return codec_fail(err, "bad_event", "\"termination\" must name an ending (docs/endings.md)");
+    if (res) {
+      const char *r = json_string_value(res);
+      ev->result = !r                      ? ARB_RESULT_NONE
+                   : !strcmp(r, "1-0")     ? ARB_RESULT_WHITE_WINS
+                   : !strcmp(r, "0-1")     ? ARB_RESULT_BLACK_WINS
+                   : !strcmp(r, "1/2-1/2") ? ARB_RESULT_DRAW
+                                           : ARB_RESULT_NONE;
+      if (ev->result == ARB_RESULT_NONE)
+        return codec_fail(err, "bad_event", "\"result\" must be \"1-0\", \"0-1\" or \"1/2-1/2\"");
+    }
+  }
   if (kind == ARB_REF_START) {
     if (!parse_start(j, st->default_rules, sf, err)) return 0;
     ev->setup = &sf->setup;
@@ -263,8 +282,7 @@ static void describe_state(const ref_state *st, const arb_ref_state *s, json_t *
   json_object_set_new(a, "ply", json_integer(s->ply));
   json_object_set_new(a, "status", json_string(s->over ? "over" : "ongoing"));
   json_object_set_new(a, "result", json_string(arb_result_string(o.result)));
-  json_object_set_new(a, "termination",
-                      json_string(s->aborted ? "aborted" : arb_termination_name(o.termination)));
+  json_object_set_new(a, "termination", json_string(arb_termination_name(o.termination)));
   if (s->over && !s->aborted)
     json_object_set_new(a, "ended_by", json_string(o.automatic ? "rules" : codec_color_name(o.by)));
   json_object_set_new(a, "draw_offer",

@@ -62,6 +62,10 @@ typedef enum arb_result {
   ARB_RESULT_DRAW
 } arb_result;
 
+/* How a game ended — the one vocabulary of the whole library (docs/endings.md): the game layer
+ * ends games by the first group itself; the referees (referee.h, otb.h) add the endings of
+ * procedure; the JSON codecs, the server, the page and PGN's ArbiterTermination tag all use
+ * these names (arb_termination_name), PGN's Termination tag arb_termination_pgn. */
 typedef enum arb_termination {
   ARB_TERM_NONE = 0,
   ARB_TERM_CHECKMATE,
@@ -75,6 +79,19 @@ typedef enum arb_termination {
   ARB_TERM_AGREEMENT,
   ARB_TERM_RESIGNATION,
   ARB_TERM_TIME_FORFEIT, /* a flag fell: a loss, or a draw when the opponent could not win */
+  /* The endings of procedure (a referee's decision; arb_game_end): */
+  ARB_TERM_ABORTED,              /* ended without a result before each side had moved */
+  ARB_TERM_ABANDONMENT,          /* online: claimed because the opponent left */
+  ARB_TERM_ILLEGAL_MOVE,         /* an illegal move that loses at once (an engine's, in a match) */
+  ARB_TERM_SECOND_ILLEGAL_MOVE,  /* FIDE 7.5.5: the second completed illegal move */
+  ARB_TERM_ILLEGAL_MOVE_CLAIMED, /* US Chess blitz: a completed illegal move claimed */
+  ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL, /* ... by a claimant who cannot mate: a draw */
+  ARB_TERM_ILLEGAL_POSITION,  /* FIDE A.5.4: the illegal position was still on the board */
+  ARB_TERM_ELECTRONIC_DEVICE, /* FIDE 11.3.2.2 */
+  ARB_TERM_CRASH,             /* a program playing (an engine) died */
+  ARB_TERM_STALL,             /* ... or stopped answering */
+  ARB_TERM_ADJUDICATION,      /* a match's adjudication rule (move limit, scores) */
+  ARB_TERM_ARBITER,           /* the arbiter's decision */
   ARB_TERM_COUNT
 } arb_termination;
 
@@ -89,8 +106,21 @@ typedef struct arb_outcome {
 ARB_API const char *arb_result_string(arb_result result);
 /* "checkmate", "stalemate", "insufficient_material", "dead_position", "fivefold_repetition",
  * "seventyfive_moves", "threefold_repetition", "fifty_moves", "agreement", "resignation",
- * "time_forfeit"; "" for none. */
+ * "time_forfeit", "aborted", "abandonment", "illegal_move", "second_illegal_move",
+ * "illegal_move_claimed", "illegal_move_claimant_lacks_mating_material", "illegal_position",
+ * "electronic_device", "crash", "stall", "adjudication", "arbiter_decision"; "" for none.
+ * Parse: ARB_ERR_ARGUMENT for other names (and ""). */
 ARB_API const char *arb_termination_name(arb_termination t);
+ARB_API arb_status arb_termination_parse(const char *name, size_t len, arb_termination *out);
+/* The PGN Termination tag's value (PGN standard 9.8.1): "normal" for the endings of the laws
+ * and of the players, "time forfeit", "rules infraction" (illegal moves, illegal position,
+ * device), "abandoned" (aborted, abandonment, a crash or a stall), "adjudication" (a match's
+ * rule, the arbiter's decision); "unterminated" for none. */
+ARB_API const char *arb_termination_pgn(arb_termination t);
+/* The article of the FIDE Laws (or US Chess rule) the ending rests on ("5.1.1", "9.6.1",
+ * "7.5.5", "US blitz 7c", ...); "" for the endings no article covers (aborted, abandonment,
+ * crash, stall, a match's illegal move or adjudication). */
+ARB_API const char *arb_termination_article(arb_termination t);
 
 /* ---- The game ---- */
 
@@ -221,6 +251,15 @@ ARB_API arb_move arb_game_must_play(const arb_game *game);
  * is `result` (a win for the opponent, or a draw).  ARB_ERR_GAME_OVER when the game had already
  * ended (that ending stands), ARB_ERR_ARGUMENT for a bad colour or ARB_RESULT_NONE. */
 ARB_API arb_status arb_game_time_forfeit(arb_game *game, arb_color flagged, arb_result result);
+
+/* Ends the game by a decision of procedure (a referee's: ARB_TERM_ABANDONMENT ..
+ * ARB_TERM_ARBITER; an abort, which has no result, is the referee's alone) with `result`; `by`
+ * is the player it rests on (who claimed, or who forfeited), or -1.  The caller decides the result:
+ * this only records it. ARB_ERR_GAME_OVER when the game had ended, ARB_ERR_ARGUMENT for a
+ * termination of the laws (they come from play, claims, offers, resignation and flags),
+ * ARB_TERM_ABORTED, or a bad result or colour. */
+ARB_API arb_status arb_game_end(arb_game *game, arb_result result, arb_termination termination,
+                                int by);
 
 /* Resignation by either player at any time; a draw instead when the opponent cannot checkmate
  * by any sequence of legal moves and the rule set says so (FIDE 5.1.2). */

@@ -278,19 +278,6 @@ typedef enum arb_otb_phase {
 /* "idle", "touched", "lifted", "castling_in_progress", "made", "over". */
 ARB_API const char *arb_otb_phase_name(arb_otb_phase p);
 
-/* Why a game over the board ended (besides the game layer's terminations). */
-typedef enum arb_otb_end {
-  ARB_OTB_END_NONE = 0,
-  ARB_OTB_END_GAME,                 /* the game layer's: decision.termination */
-  ARB_OTB_END_SECOND_ILLEGAL_MOVE,  /* 7.5.5 (a loss, or a draw: the opponent cannot mate) */
-  ARB_OTB_END_ILLEGAL_MOVE_CLAIMED, /* US blitz: a completed illegal move claimed */
-  ARB_OTB_END_ILLEGAL_NO_MATERIAL,  /* US blitz: claimed, but the claimant lacks mating material */
-  ARB_OTB_END_ELECTRONIC_DEVICE,    /* 11.3.2.2 */
-  ARB_OTB_END_ILLEGAL_POSITION,     /* A.5.4: the illegal position was still there */
-  ARB_OTB_END_ARBITER,              /* the arbiter's ruling */
-  ARB_OTB_END_COUNT
-} arb_otb_end;
-
 /* Needs (what the referee cannot decide alone). */
 #define ARB_OTB_NEEDS_PROMOTION_PIECE 1u
 #define ARB_OTB_NEEDS_ARBITER 2u
@@ -345,8 +332,8 @@ typedef struct arb_otb_decision {
   /* the state after it: */
   char fen[ARB_FEN_MAX]; /* the position play goes on from */
   uint8_t over;
-  arb_outcome outcome; /* result, and the game layer's termination */
-  arb_otb_end end;
+  arb_outcome outcome; /* result, and how the game ended (game.h's one vocabulary: the laws',
+                          second_illegal_move, electronic_device, arbiter_decision, ...) */
   uint8_t illegal_count[2];
   int repetitions;
   uint8_t timed;
@@ -362,12 +349,6 @@ ARB_API void arb_otb_free(arb_otb *otb);
 
 /* Applies one event and fills *d (may not be NULL); returns d->status. */
 ARB_API arb_status arb_otb_event_apply(arb_otb *otb, const arb_otb_event *ev, arb_otb_decision *d);
-
-/* The termination's name as the JSON codec spells it: the game layer's
- * (arb_termination_name) for ARB_OTB_END_GAME, else "second_illegal_move",
- * "illegal_move_claimed", "illegal_move_claimant_lacks_mating_material", "electronic_device",
- * "illegal_position", "arbiter_decision"; "" when the game goes on. */
-ARB_API const char *arb_otb_end_name(arb_otb_end end, arb_termination t);
 
 /* ---- The as-played record ---- */
 

@@ -80,6 +80,17 @@ typedef enum arb_ref_kind {
                              pause and each side has moved; a win for the claimant, or a draw
                              when the claimant could not win on time (arb_flag_fall with the
                              leaver as the flagged side: the rule set's winnability test) */
+  ARB_REF_FORFEIT,         /* ev.side loses for ev.termination, a failure the referee is told of:
+                              ARB_TERM_ILLEGAL_MOVE (an illegal move that loses at once, an
+                              engine's in a match) and ARB_TERM_SECOND_ILLEGAL_MOVE (FIDE 7.5.5):
+                              a draw instead when the opponent cannot checkmate by any series
+                              of legal moves; ARB_TERM_ELECTRONIC_DEVICE (11.3.2.2),
+                              ARB_TERM_CRASH and ARB_TERM_STALL (the side's program died or
+                              stopped answering): a loss */
+  ARB_REF_ADJUDICATE,      /* the game ends with ev.result by ev.termination: ARB_TERM_ADJUDICATION
+                              (a match's rule: a win for a side that cannot checkmate by any
+                              series of legal moves is a draw) or ARB_TERM_ARBITER (the
+                              arbiter's decision stands as given) */
   ARB_REF_TICK,            /* in the record only: time itself changed the game (a flag fell
                               under a rule set whose server sees flags) */
   ARB_REF_KIND_COUNT
@@ -88,7 +99,7 @@ typedef enum arb_ref_kind {
 /* The event kind's name, as the JSON codec spells its "type": "start", "move", "offer_draw",
  * "accept_draw", "decline_draw", "claim_draw", "resign", "flag", "state", "pause", "resume",
  * "adjust_time", "premove", "cancel_premove", "abort", "away", "back", "claim_abandoned",
- * "tick"; "" out of range.  Parse gives
+ * "forfeit", "adjudicate", "tick"; "" out of range.  Parse gives
  * ARB_ERR_ARGUMENT for other names (and for "tick", which is not an event a caller sends). */
 ARB_API const char *arb_ref_kind_name(arb_ref_kind kind);
 ARB_API arb_status arb_ref_kind_parse(const char *name, size_t len, arb_ref_kind *out);
@@ -109,6 +120,11 @@ typedef struct arb_ref_setup {
   int clock_model;         /* arb_clock_model, or -1 for the rule set's own (control->model is not
                               read: parsers leave it at after_move) */
   unsigned no_draw_before; /* event rule (FIDE 9.1.1): no agreed draw before this move */
+  /* move_count legal moves already played from start before the game's first event (an
+   * opening book, a game taken over): they count for repetitions and the move counters, not
+   * on the clock, which starts after them with the side then to move (copied). */
+  const arb_move *moves;
+  size_t move_count;
   const arb_ref_tag *tags; /* tag_count tags for the PGN (copied) */
   size_t tag_count;
   /* Online play: lichess's lag compensation (arb_lag_tracker) for each side — a move's lag_ms
@@ -145,7 +161,7 @@ typedef struct arb_ref_event {
   int64_t t;   /* ms (0 .. ARB_CLOCK_TIME_MAX), or ARB_REF_NO_TIME */
   int8_t by;   /* the acting player: needed by offers, claims, resignation, premoves and aborts;
                   a move's by, when given, must be the side to move */
-  int8_t side; /* ARB_REF_FLAG, ARB_REF_ADJUST_TIME: whose clock */
+  int8_t side; /* ARB_REF_FLAG, ARB_REF_ADJUST_TIME: whose clock; ARB_REF_FORFEIT: who loses */
   uint8_t set; /* ARB_REF_ADJUST_TIME: 1 sets side's remaining time to ms, 0 adds ms */
   /* ARB_REF_MOVE, ARB_REF_PREMOVE: the move; ARB_REF_CLAIM_DRAW: the intended move (none: no
    * text and ARB_MOVE_NONE).  text (text_len bytes, SAN or UCI, read leniently) when not NULL,
@@ -159,6 +175,8 @@ typedef struct arb_ref_event {
                                  rules */
   unsigned flags;             /* ARB_REF_MOVE, ARB_REF_PREMOVE: ARB_REF_AUTO_QUEEN */
   int64_t lag_ms; /* ARB_REF_MOVE: the network lag to forgive (the setup's lag_compensation) */
+  arb_termination termination; /* ARB_REF_FORFEIT, ARB_REF_ADJUDICATE: why (game.h) */
+  arb_result result;           /* ARB_REF_ADJUDICATE: the result */
 } arb_ref_event;
 #define ARB_REF_EVENT_INIT(kind_, t_)                                                              \
   { .kind = (kind_), .t = (t_), .by = -1, .side = -1, .move = ARB_MOVE_NONE }
@@ -203,16 +221,16 @@ ARB_API const char *arb_ref_refusal_name(arb_ref_refusal refusal);
 
 /* The referee's state after an event — what every answer of a front end shows. */
 typedef struct arb_ref_state {
-  uint8_t has_game; /* 0 until a start or a first event made a game (then nothing else set) */
-  uint8_t over;     /* the game has ended: a result (outcome.result), or aborted */
-  uint8_t aborted;  /* ended without a result (ARB_REF_ABORT, or the first-move limit) */
-  uint8_t timed;    /* the game has a clock */
-  uint8_t claims;   /* ARB_REF_CAN_CLAIM bits, under rule sets with claims; 0 after the end */
-  arb_color turn;   /* the side to move */
-  int ply;          /* plies played */
-  arb_outcome outcome;
-  int8_t draw_offer;           /* the side with an open draw offer, or -1 */
-  int8_t flag_side;            /* the game ended on this side's flag (arb_color), or -1 */
+  uint8_t has_game;    /* 0 until a start or a first event made a game (then nothing else set) */
+  uint8_t over;        /* the game has ended: a result (outcome.result), or aborted */
+  uint8_t aborted;     /* ended without a result (ARB_REF_ABORT, or the first-move limit) */
+  uint8_t timed;       /* the game has a clock */
+  uint8_t claims;      /* ARB_REF_CAN_CLAIM bits, under rule sets with claims; 0 after the end */
+  arb_color turn;      /* the side to move */
+  int ply;             /* plies played */
+  arb_outcome outcome; /* the termination names every ending (game.h), ARB_TERM_ABORTED too */
+  int8_t draw_offer;   /* the side with an open draw offer, or -1 */
+  int8_t flag_side;    /* the game ended on this side's flag (arb_color), or -1 */
   arb_flag_reason flag_reason; /* and the verdict's reason (ARB_FLAG_NONE when no flag); after
                                   an abandonment claim, its verdict's (the leaver as flagged) */
   arb_move must_play;   /* the move named in a wrong claim, still to be played, or ARB_MOVE_NONE */
@@ -357,8 +375,9 @@ ARB_API int arb_referee_end_words(const arb_referee *ref, char *buf, size_t size
 #define ARB_REF_PGN_EMT 1u /* also [%emt] (time spent) after each move of a timed game */
 
 /* Writes the present game into w as one PGN game in export format: the setup's tags, Result,
- * TimeControl (timed games), Termination ("normal", "time forfeit", "abandoned" for an aborted
- * game or one won by an abandonment claim, or "unterminated"),
+ * TimeControl (timed games), Termination (arb_termination_pgn: "normal", "time forfeit",
+ * "abandoned" for an aborted game or one won by an abandonment claim, "rules infraction",
+ * "adjudication", or "unterminated"),
  * Variant "Chess960" and SetUp/FEN when it did not start from the initial position; after each
  * move of a timed game [%clk] (the mover's time after the press) and with ARB_REF_PGN_EMT
  * [%emt].  ARB_ERR_ARGUMENT without a game; the writer's errors otherwise. */

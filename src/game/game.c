@@ -39,23 +39,6 @@ struct arb_game {
   uint64_t search_budget; /* arb_game_set_search_budget */
 };
 
-static const char *const term_names[ARB_TERM_COUNT] = {"",
-                                                       "checkmate",
-                                                       "stalemate",
-                                                       "insufficient_material",
-                                                       "dead_position",
-                                                       "fivefold_repetition",
-                                                       "seventyfive_moves",
-                                                       "threefold_repetition",
-                                                       "fifty_moves",
-                                                       "agreement",
-                                                       "resignation",
-                                                       "time_forfeit"};
-
-const char *arb_termination_name(arb_termination t) {
-  return (unsigned)t < ARB_TERM_COUNT ? term_names[t] : "";
-}
-
 const char *arb_result_string(arb_result r) {
   switch (r) {
   case ARB_RESULT_WHITE_WINS: return "1-0";
@@ -356,6 +339,15 @@ arb_status arb_game_time_forfeit(arb_game *g, arb_color flagged, arb_result resu
     return ARB_ERR_ARGUMENT;
   if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
   set_outcome(g, result, ARB_TERM_TIME_FORFEIT, 1, -1);
+  return ARB_OK;
+}
+
+arb_status arb_game_end(arb_game *g, arb_result result, arb_termination t, int by) {
+  if (t <= ARB_TERM_ABORTED || t >= ARB_TERM_COUNT || result == ARB_RESULT_NONE ||
+      (unsigned)result > ARB_RESULT_DRAW || by < -1 || by > ARB_BLACK)
+    return ARB_ERR_ARGUMENT;
+  if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
+  set_outcome(g, result, t, 0, by);
   return ARB_OK;
 }
 

@@ -97,7 +97,6 @@ struct arb_otb {
   } watch;     /* A.5.4 */
   uint8_t over;
   arb_outcome outcome;
-  arb_otb_end end;
 };
 
 /* ---- names ---- */
@@ -153,16 +152,6 @@ static const char *const violation_articles[ARB_OTB_V_COUNT] = {
     "7.5.3", "7.5.4", "7.5.2", "6.2.3", "6.11",  "8F7"};
 static const char *const phase_names[] = {"idle", "touched", "lifted", "castling_in_progress",
                                           "made", "over"};
-static const char *const end_names[ARB_OTB_END_COUNT] = {
-    "",
-    "",
-    "second_illegal_move",
-    "illegal_move_claimed",
-    "illegal_move_claimant_lacks_mating_material",
-    "electronic_device",
-    "illegal_position",
-    "arbiter_decision"};
-
 static arb_status parse_name(const char *const *names, int count, const char *name, size_t len,
                              int *out) {
   if (!name) return ARB_ERR_ARGUMENT;
@@ -219,11 +208,6 @@ const char *arb_otb_violation_name(arb_otb_violation v) {
 const char *arb_otb_phase_name(arb_otb_phase p) {
   return (unsigned)p <= ARB_OTB_OVER ? phase_names[p] : "";
 }
-const char *arb_otb_end_name(arb_otb_end end, arb_termination t) {
-  if (end == ARB_OTB_END_GAME) return arb_termination_name(t);
-  return (unsigned)end < ARB_OTB_END_COUNT ? end_names[end] : "";
-}
-
 /* ---- rule-set facts ---- */
 
 static int is_uscf(const arb_otb *o) {
@@ -653,7 +637,6 @@ static void fill_state(const arb_otb *o, arb_otb_decision *d) {
   d->having_move = (arb_color)p->turn;
   d->over = o->over;
   d->outcome = o->outcome;
-  d->end = o->end;
   d->illegal_count[0] = o->illegal_count[0];
   d->illegal_count[1] = o->illegal_count[1];
   d->repetitions = arb_game_repetitions(o->game);
@@ -690,15 +673,13 @@ static void set_violation(arb_otb_decision *d, arb_otb_violation v, const char *
   snprintf(d->article, sizeof d->article, "%s", article ? article : violation_articles[v]);
 }
 
-static void end_game(arb_otb *o, arb_result r, arb_termination t, arb_otb_end end,
-                     arb_otb_decision *d) {
+static void end_game(arb_otb *o, arb_result r, arb_termination t, arb_otb_decision *d) {
   if (o->over) return;
   o->over = 1;
   o->outcome.result = r;
   o->outcome.termination = t;
-  o->outcome.automatic = end == ARB_OTB_END_GAME;
+  o->outcome.automatic = t <= ARB_TERM_SEVENTYFIVE_MOVES || t == ARB_TERM_TIME_FORFEIT;
   o->outcome.by = -1;
-  o->end = end;
   if (o->timed) arb_clock_stop(&o->clock, o->now);
   d->ended = 1;
 }
@@ -711,7 +692,7 @@ static arb_result win_for(arb_color c) {
 static void check_game_end(arb_otb *o, arb_otb_decision *d) {
   arb_outcome oc = arb_game_outcome(o->game);
   if (oc.result != ARB_RESULT_NONE && !o->over) {
-    end_game(o, oc.result, oc.termination, ARB_OTB_END_GAME, d);
+    end_game(o, oc.result, oc.termination, d);
     o->outcome = oc;
   }
 }
@@ -792,9 +773,9 @@ static arb_status penalise(arb_otb *o, int idx, int restore, int bonus, arb_colo
     e->counted = 1;
     if (o->illegal_count[off] < 255) o->illegal_count[off]++;
     if (us_mating_material(&e->before, claimant))
-      end_game(o, win_for(claimant), ARB_TERM_NONE, ARB_OTB_END_ILLEGAL_MOVE_CLAIMED, d);
+      end_game(o, win_for(claimant), ARB_TERM_ILLEGAL_MOVE_CLAIMED, d);
     else
-      end_game(o, ARB_RESULT_DRAW, ARB_TERM_NONE, ARB_OTB_END_ILLEGAL_NO_MATERIAL, d);
+      end_game(o, ARB_RESULT_DRAW, ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL, d);
     return ARB_OK;
   }
   e->counted = 1;
@@ -807,9 +788,9 @@ static arb_status penalise(arb_otb *o, int idx, int restore, int bonus, arb_colo
       o->illegal_count[off] >= 2) { /* 7.5.5: loses, unless the opponent cannot mate */
     const arb_position *p = restore ? cur(o) : &e->before;
     if (arb_cannot_mate(p, opp))
-      end_game(o, ARB_RESULT_DRAW, ARB_TERM_NONE, ARB_OTB_END_SECOND_ILLEGAL_MOVE, d);
+      end_game(o, ARB_RESULT_DRAW, ARB_TERM_SECOND_ILLEGAL_MOVE, d);
     else
-      end_game(o, win_for(opp), ARB_TERM_NONE, ARB_OTB_END_SECOND_ILLEGAL_MOVE, d);
+      end_game(o, win_for(opp), ARB_TERM_SECOND_ILLEGAL_MOVE, d);
     return ARB_OK;
   }
   if (bonus) add_time(o, opp, illegal_penalty_s(o), d);
@@ -1782,7 +1763,7 @@ static arb_status rule_flag(arb_otb *o, int flagged, arb_otb_decision *d) {
   d->claim_valid = 1;
   arb_flag_verdict v = arb_flag_fall(cur(o), (arb_color)flagged, o->grules,
                                      arb_game_draw_offer(o->game), ARB_RESULT_NONE);
-  end_game(o, v.result, ARB_TERM_TIME_FORFEIT, ARB_OTB_END_GAME, d);
+  end_game(o, v.result, ARB_TERM_TIME_FORFEIT, d);
   o->outcome.termination = ARB_TERM_TIME_FORFEIT;
   return ARB_OK;
 }
@@ -1844,7 +1825,7 @@ static arb_status ev_claim(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
     d->claim_valid = v.correct;
     if (v.correct) {
       arb_outcome oc = arb_game_outcome(o->game);
-      end_game(o, oc.result, oc.termination, ARB_OTB_END_GAME, d);
+      end_game(o, oc.result, oc.termination, d);
       o->outcome = oc;
     } else {
       add_time(o, (arb_color)!by, v.penalty_s, d);
@@ -1855,7 +1836,7 @@ static arb_status ev_claim(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
   case ARB_OTB_M_DEAD_POSITION:
     if (arb_is_dead_position(cur(o))) {
       d->claim_valid = 1;
-      end_game(o, ARB_RESULT_DRAW, ARB_TERM_DEAD_POSITION, ARB_OTB_END_GAME, d);
+      end_game(o, ARB_RESULT_DRAW, ARB_TERM_DEAD_POSITION, d);
     }
     return ARB_OK;
   case ARB_OTB_M_QUICKPLAY_INCREMENT:
@@ -1908,7 +1889,7 @@ static arb_status ev_ruling(arb_otb *o, const arb_otb_event *ev, arb_otb_decisio
     if (ev->ruling == ARB_OTB_R_REJECT) {
       add_time(o, (arb_color)!o->judgement.by, 120, d); /* III.4, III.5.3 */
     } else if (o->judgement.matter == ARB_OTB_M_NO_NORMAL_MEANS) {
-      end_game(o, ARB_RESULT_DRAW, ARB_TERM_NONE, ARB_OTB_END_ARBITER, d);
+      end_game(o, ARB_RESULT_DRAW, ARB_TERM_ARBITER, d);
     }
     return ARB_OK;
   case ARB_OTB_R_TIME_ADJUST:
@@ -1921,7 +1902,7 @@ static arb_status ev_ruling(arb_otb *o, const arb_otb_event *ev, arb_otb_decisio
   case ARB_OTB_R_RESULT:
     if (ev->result == ARB_RESULT_NONE)
       return refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "result: which result?%s", NULL);
-    end_game(o, ev->result, ARB_TERM_NONE, ARB_OTB_END_ARBITER, d);
+    end_game(o, ev->result, ARB_TERM_ARBITER, d);
     return ARB_OK;
   case ARB_OTB_R_NO_VALID_REASON:
     set_violation(d, ARB_OTB_V_PAUSE_WITHOUT_REASON, NULL);
@@ -2071,7 +2052,7 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
       return refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "accept_draw: by whom?%s", NULL);
     st = arb_game_accept_draw(o->game, (arb_color)ev->by);
     if (st) return refuse(d, ARB_OTB_NOT_ALLOWED, st, "accept_draw: %s", arb_strerror(st));
-    end_game(o, ARB_RESULT_DRAW, ARB_TERM_AGREEMENT, ARB_OTB_END_GAME, d);
+    end_game(o, ARB_RESULT_DRAW, ARB_TERM_AGREEMENT, d);
     o->outcome = arb_game_outcome(o->game);
     break;
   case ARB_OTB_DECLINE_DRAW:
@@ -2083,7 +2064,7 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
   case ARB_OTB_RESIGN:
     if (ev->by < 0)
       return refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "resign: by whom?%s", NULL);
-    end_game(o, win_for((arb_color)!ev->by), ARB_TERM_RESIGNATION, ARB_OTB_END_GAME, d);
+    end_game(o, win_for((arb_color)!ev->by), ARB_TERM_RESIGNATION, d);
     o->outcome.by = ev->by;
     break;
   case ARB_OTB_DEVICE:
@@ -2093,7 +2074,7 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
       if (is_uscf(o)) {
         d->needs |= ARB_OTB_NEEDS_ARBITER; /* 20N: the director's discretion */
       } else {
-        end_game(o, win_for((arb_color)!ev->by), ARB_TERM_NONE, ARB_OTB_END_ELECTRONIC_DEVICE, d);
+        end_game(o, win_for((arb_color)!ev->by), ARB_TERM_ELECTRONIC_DEVICE, d);
       }
     }
     break;
@@ -2113,7 +2094,7 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
       holds = arb_in_check(p) && arb_in_check(&q);
     }
     o->watch.active = 0;
-    if (holds) end_game(o, ARB_RESULT_DRAW, ARB_TERM_NONE, ARB_OTB_END_ILLEGAL_POSITION, d);
+    if (holds) end_game(o, ARB_RESULT_DRAW, ARB_TERM_ILLEGAL_POSITION, d);
   }
   fill_state(o, d);
   if (st && !d->status) {
@@ -2184,11 +2165,7 @@ arb_status arb_otb_write_pgn(const arb_otb *o, unsigned flags, arb_pgn_writer *w
         (st = arb_pgn_writer_tag(w, "TimeControl", 11, tc, strlen(tc))))
       return st;
   }
-  const char *term = !o->over                                          ? "unterminated"
-                     : o->outcome.termination == ARB_TERM_TIME_FORFEIT ? "time forfeit"
-                     : o->end == ARB_OTB_END_GAME || o->end == ARB_OTB_END_NONE
-                         ? "normal"
-                         : "rules infraction";
+  const char *term = arb_termination_pgn(o->over ? o->outcome.termination : ARB_TERM_NONE);
   if ((st = arb_pgn_writer_tag(w, "Termination", 11, term, strlen(term)))) return st;
   const char *rules = arb_otb_rules_name(o->cfg.rules);
   if ((st = arb_pgn_writer_tag(w, "Rules", 5, rules, strlen(rules)))) return st;

@@ -46,10 +46,7 @@ arb_status arb_referee_write_pgn(const arb_referee *ref, unsigned flags, arb_pgn
     if (n > 0 && (size_t)n < sizeof buf)
       s = arb_pgn_writer_tag(w, "TimeControl", 11, buf, (size_t)n);
   }
-  const char *term = ref->aborted || ref->abandoned >= 0      ? "abandoned"
-                     : o.result == ARB_RESULT_NONE            ? "unterminated"
-                     : o.termination == ARB_TERM_TIME_FORFEIT ? "time forfeit"
-                                                              : "normal";
+  const char *term = arb_termination_pgn(ref->aborted ? ARB_TERM_ABORTED : o.termination);
   if (!s) s = arb_pgn_writer_tag(w, "Termination", 11, term, strlen(term));
   if (!s && start->chess960) s = arb_pgn_writer_tag(w, "Variant", 7, "Chess960", 8);
   arb_fen_write(start, buf, sizeof buf, 0);
@@ -65,6 +62,7 @@ arb_status arb_referee_write_pgn(const arb_referee *ref, unsigned flags, arb_pgn
   for (int ply = 1; !s && ply <= arb_game_ply_count(g); ply++) {
     s = arb_pgn_writer_move_to(w, arb_game_position_at(g, ply - 1), arb_game_move_at(g, ply),
                                arb_game_position_at(g, ply));
+    if (ply <= ref->book) continue; /* the setup's moves: not in the record */
     while (r < ref->nrec && !(ref->rec[r].kind == ARB_REF_MOVE && ref->rec[r].status == ARB_OK))
       r++;
     if (r == ref->nrec) continue;

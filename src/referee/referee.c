@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arbiter/status.h"
 #include "referee/referee_internal.h"
 
 static const char *const kind_names[ARB_REF_KIND_COUNT] = {
@@ -36,6 +37,8 @@ static const char *const kind_names[ARB_REF_KIND_COUNT] = {
     [ARB_REF_AWAY] = "away",
     [ARB_REF_BACK] = "back",
     [ARB_REF_CLAIM_ABANDONED] = "claim_abandoned",
+    [ARB_REF_FORFEIT] = "forfeit",
+    [ARB_REF_ADJUDICATE] = "adjudicate",
     [ARB_REF_TICK] = "tick",
 };
 
@@ -231,6 +234,7 @@ void arb_referee_state_of(const arb_referee *ref, arb_ref_state *s) {
   s->outcome = arb_game_outcome(g);
   s->over = (uint8_t)game_over(ref);
   s->aborted = ref->aborted;
+  if (ref->aborted) s->outcome.termination = ARB_TERM_ABORTED;
   for (int c = 0; c < 2; c++)
     if (ref->pre[c].set) {
       size_t n =
@@ -333,7 +337,8 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
     } else {
       tc.model = arb_clock_rules_get(su.rules)->model;
     }
-    arb_color first = su.start ? (arb_color)su.start->turn : ARB_WHITE;
+    /* the clock starts with the side to move after the setup's moves */
+    arb_color first = (arb_color)((su.start ? su.start->turn : ARB_WHITE) ^ (su.move_count & 1));
     if (arb_clock_init(&clock, &tc) != ARB_OK)
       return refuse(d, ARB_REF_BAD_EVENT, "\"control\" is not a valid time control");
     if (ev->t < 0 || arb_clock_start(&clock, first, ev->t) != ARB_OK)
@@ -347,6 +352,17 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
     free(tags);
     return refuse(d, ARB_REF_NO_MEMORY, NULL);
   }
+  if (su.move_count && !su.moves) {
+    arb_game_free(g);
+    free(tags);
+    return refuse(d, ARB_REF_BAD_EVENT, "move_count without moves");
+  }
+  for (size_t i = 0; i < su.move_count; i++)
+    if (arb_game_outcome(g).result != ARB_RESULT_NONE || arb_game_play(g, su.moves[i]) != ARB_OK) {
+      arb_game_free(g);
+      free(tags);
+      return refuse(d, ARB_REF_BAD_EVENT, "the setup's move %zu is not legal there", i + 1);
+    }
   if (su.no_draw_before) arb_game_set_no_draw_before(g, su.no_draw_before);
   arb_game_set_search_budget(g, su.search_budget);
   arb_game_free(ref->game);
@@ -356,6 +372,7 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
   ref->ntags = su.tag_count;
   ref->timed = su.control != NULL;
   if (ref->timed) ref->clock = clock;
+  ref->book = (int)su.move_count;
   ref->flag_side = -1;
   ref->flag_reason = ARB_FLAG_NONE;
   ref->facts_ply = -1;
@@ -722,11 +739,59 @@ static arb_status ev_claim_abandoned(arb_referee *ref, const arb_ref_event *ev, 
   arb_flag_verdict v = abandon_verdict(ref, leaver);
   if (v.result == ARB_RESULT_NONE || v.reason == ARB_FLAG_GAME_OVER)
     return refuse_status(d, ARB_ERR_GAME_OVER);
-  arb_status s = arb_game_time_forfeit(ref->game, (arb_color)leaver, v.result);
+  arb_status s = arb_game_end(ref->game, v.result, ARB_TERM_ABANDONMENT, ev->by);
   if (s != ARB_OK) return refuse_status(d, s);
   ref->abandoned = leaver;
   ref->abandon_reason = v.reason;
   return ARB_OK;
+}
+
+/* ---- endings the referee is told of: failures and adjudications ---- */
+
+static arb_result win_for(int side) {
+  return side == ARB_WHITE ? ARB_RESULT_WHITE_WINS : ARB_RESULT_BLACK_WINS;
+}
+
+/* ARB_REF_FORFEIT: ev.side loses for ev.termination (illegal moves: a draw when the opponent
+ * cannot mate, FIDE 7.5.5). */
+static arb_status ev_forfeit(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                             arb_ref_entry *e) {
+  (void)e;
+  if (need_side(ev, d, "who forfeits")) return d->status;
+  arb_termination t = ev->termination;
+  int illegal = t == ARB_TERM_ILLEGAL_MOVE || t == ARB_TERM_SECOND_ILLEGAL_MOVE;
+  if (!illegal && t != ARB_TERM_ELECTRONIC_DEVICE && t != ARB_TERM_CRASH && t != ARB_TERM_STALL)
+    return refuse(d, ARB_REF_BAD_EVENT,
+                  "\"forfeit\" needs \"termination\": illegal_move, second_illegal_move, "
+                  "electronic_device, crash or stall");
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  int winner = ev->side ^ 1;
+  arb_result r = illegal && arb_cannot_mate(arb_game_position(ref->game), (arb_color)winner)
+                     ? ARB_RESULT_DRAW
+                     : win_for(winner);
+  arb_status s = arb_game_end(ref->game, r, t, ev->side);
+  return s == ARB_OK ? ARB_OK : refuse_status(d, s);
+}
+
+/* ARB_REF_ADJUDICATE: the game ends with ev.result (a match's adjudication never gives a win
+ * the laws could not). */
+static arb_status ev_adjudicate(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                                arb_ref_entry *e) {
+  (void)e;
+  arb_termination t = ev->termination;
+  if (t != ARB_TERM_ADJUDICATION && t != ARB_TERM_ARBITER)
+    return refuse(d, ARB_REF_BAD_EVENT,
+                  "\"adjudicate\" needs \"termination\": adjudication or arbiter_decision");
+  if (ev->result == ARB_RESULT_NONE || (unsigned)ev->result > ARB_RESULT_DRAW)
+    return refuse(d, ARB_REF_BAD_EVENT, "\"adjudicate\" needs \"result\": 1-0, 0-1 or 1/2-1/2");
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  arb_result r = ev->result;
+  if (t == ARB_TERM_ADJUDICATION && r != ARB_RESULT_DRAW &&
+      arb_cannot_mate(arb_game_position(ref->game),
+                      r == ARB_RESULT_WHITE_WINS ? ARB_WHITE : ARB_BLACK))
+    r = ARB_RESULT_DRAW;
+  arb_status s = arb_game_end(ref->game, r, t, -1);
+  return s == ARB_OK ? ARB_OK : refuse_status(d, s);
 }
 
 typedef arb_status (*handler)(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
@@ -750,6 +815,8 @@ static const handler handlers[ARB_REF_TICK] = {
     [ARB_REF_AWAY] = ev_away,
     [ARB_REF_BACK] = ev_away,
     [ARB_REF_CLAIM_ABANDONED] = ev_claim_abandoned,
+    [ARB_REF_FORFEIT] = ev_forfeit,
+    [ARB_REF_ADJUDICATE] = ev_adjudicate,
 };
 
 /* ---- the event loop ---- */
@@ -896,7 +963,7 @@ arb_status arb_referee_event(arb_referee *ref, const arb_ref_event *ev, arb_ref_
     ref->now = before; /* a start that failed leaves the game under way, and its time */
     e.t = before < 0 ? 0 : before;
   }
-  if (game_over(ref)) memset(ref->pre, 0, sizeof ref->pre);
+  if (ref->game && game_over(ref)) memset(ref->pre, 0, sizeof ref->pre);
   int moved = ev->kind == ARB_REF_MOVE && d->status == ARB_OK;
   finish(ref, &e, d, was_over);
   if (moved && !game_over(ref)) {

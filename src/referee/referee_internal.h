@@ -26,6 +26,7 @@ struct arb_referee {
   int flag_side;   /* the side whose flag ended the game, or -1 */
   arb_flag_reason flag_reason;
   uint8_t aborted; /* ended without a result */
+  int book;        /* plies played before the first event (the setup's moves) */
   /* Online play (the setup's): lag compensation per side, and the first-move limit, counted
    * from first_move_from (moved on by pauses) while fewer than two plies are played. */
   uint8_t lag_comp;

@@ -100,6 +100,37 @@ int arb_referee_end_words(const arb_referee *ref, char *buf, size_t size) {
       return snprintf(buf, size, "%s ran out of time: %s wins", Color(flagged), Color(flagged ^ 1));
     }
   }
+  case ARB_TERM_ILLEGAL_MOVE:
+  case ARB_TERM_SECOND_ILLEGAL_MOVE: {
+    const char *what =
+        o.termination == ARB_TERM_ILLEGAL_MOVE ? "an illegal move" : "a second illegal move";
+    if (o.result == ARB_RESULT_DRAW)
+      return snprintf(buf, size,
+                      "Draw: %s made %s, but %s cannot checkmate by any sequence of legal moves",
+                      Color(o.by), what, Color(o.by ^ 1));
+    return snprintf(buf, size, "%s made %s: %s wins", Color(loser), what, Color(winner));
+  }
+  case ARB_TERM_ILLEGAL_MOVE_CLAIMED:
+    return snprintf(buf, size, "%s's illegal move was claimed: %s wins", Color(loser),
+                    Color(winner));
+  case ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL:
+    return snprintf(buf, size,
+                    "Draw: an illegal move was claimed by a player without mating material");
+  case ARB_TERM_ILLEGAL_POSITION:
+    return snprintf(buf, size, "Draw: the illegal position was still on the board");
+  case ARB_TERM_ELECTRONIC_DEVICE:
+    return snprintf(buf, size, "%s had an electronic device: %s wins", Color(loser), Color(winner));
+  case ARB_TERM_CRASH:
+    return snprintf(buf, size, "%s's engine crashed: %s wins", Color(loser), Color(winner));
+  case ARB_TERM_STALL:
+    return snprintf(buf, size, "%s's engine stopped answering: %s wins", Color(loser),
+                    Color(winner));
+  case ARB_TERM_ADJUDICATION:
+    if (o.result == ARB_RESULT_DRAW) return snprintf(buf, size, "Draw by adjudication");
+    return snprintf(buf, size, "%s wins by adjudication", Color(winner));
+  case ARB_TERM_ARBITER:
+    if (o.result == ARB_RESULT_DRAW) return snprintf(buf, size, "Draw by the arbiter's decision");
+    return snprintf(buf, size, "%s wins by the arbiter's decision", Color(winner));
   default: return snprintf(buf, size, "Game over");
   }
 }

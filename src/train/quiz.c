@@ -2680,7 +2680,7 @@ static int d_illegal_penalty(arb_quiz_item *it, char *why, size_t n) {
   sentence(it, s);
   int us = !strncmp(it->rules, "uscf", 4);
   article(it, us ? "US Chess 11A" : "FIDE 7.5.1");
-  if (d->over && d->end == ARB_OTB_END_SECOND_ILLEGAL_MOVE) {
+  if (d->over && d->outcome.termination == ARB_TERM_SECOND_ILLEGAL_MOVE) {
     if (d->outcome.result == ARB_RESULT_DRAW)
       X(it,
         " A second completed illegal move ends the game, but %s cannot checkmate by any "
@@ -2689,12 +2689,12 @@ static int d_illegal_penalty(arb_quiz_item *it, char *why, size_t n) {
     else
       X(it, " A second completed illegal move by the same player loses the game.");
     article(it, "FIDE 7.5.5");
-  } else if (d->over && d->end == ARB_OTB_END_ILLEGAL_MOVE_CLAIMED) {
+  } else if (d->over && d->outcome.termination == ARB_TERM_ILLEGAL_MOVE_CLAIMED) {
     X(it, " In US Chess blitz a completed illegal move, correctly claimed before the claimant "
           "moves, wins the game for the claimant, who has mating material (a pawn, a rook, a "
           "queen or two minor pieces).");
     article(it, "US Chess blitz 7c");
-  } else if (d->over && d->end == ARB_OTB_END_ILLEGAL_NO_MATERIAL) {
+  } else if (d->over && d->outcome.termination == ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL) {
     X(it, " In US Chess blitz the claim of a completed illegal move wins, but the claimant has "
           "no mating material (a pawn, a rook, a queen or two minor pieces): a draw.");
     article(it, "US Chess blitz 7d");

@@ -23,16 +23,16 @@ for m in illegal none a1a1 malformed crash hang garbage crlf castle960 noping ex
     -each $tc -rounds 1 -pgnout file="$T/$m.pgn" >"$T/$m.out" 2>&1
   eval "$m=\$(grep ArbiterReason '$T/$m.pgn')"
 done
-check "illegal bestmove: 0-1, named" sh -c "grep -q '0-1 {White played an illegal move (bestmove e2e5 is not legal' '$T/illegal.out'"
+check "illegal bestmove: 0-1, named" sh -c "grep -q '0-1 {White made an illegal move: Black wins (bestmove e2e5 is not legal' '$T/illegal.out' && grep -q 'ArbiterTermination \"illegal_move\"' '$T/illegal.pgn'"
 check "bestmove (none): 0-1" sh -c "grep -q 'bestmove (none) in a position with legal moves' '$T/none.out'"
 check "bestmove a1a1: 0-1" sh -c "grep -q 'bestmove a1a1 in a position with legal moves' '$T/a1a1.out'"
 check "malformed bestmove: 0-1" sh -c "grep -q 'bestmove banana is not a move in UCI notation' '$T/malformed.out'"
-check "crash: abandoned, 0-1" sh -c "grep -q '0-1 {White.s engine crashed' '$T/crash.out' && grep -q 'Termination \"abandoned\"' '$T/crash.pgn'"
-check "hang: the flag falls, 0-1, the engine is killed" sh -c "grep -q '0-1 {White.s flag fell' '$T/hang.out' && grep -q 'Termination \"time forfeit\"' '$T/hang.pgn'"
+check "crash: abandoned, 0-1" sh -c "grep -q '0-1 {White.s engine crashed: Black wins' '$T/crash.out' && grep -q 'Termination \"abandoned\"' '$T/crash.pgn' && grep -q 'ArbiterTermination \"crash\"' '$T/crash.pgn'"
+check "hang: the flag falls, 0-1, the engine is killed" sh -c "grep -q '0-1 {White ran out of time: Black wins (FIDE 6.9)' '$T/hang.out' && grep -q 'Termination \"time forfeit\"' '$T/hang.pgn'"
 check "garbage flood: the move after it counts" sh -c "grep -q '1. e4' '$T/garbage.pgn'"
 check "CRLF lines: read" sh -c "grep -q '1. e4' '$T/crlf.pgn'"
 check "castling in 960 notation: named" sh -c "grep -q 'bestmove e1h1 is not legal' '$T/castle960.out'"
-check "no readyok to the ping before a search: stalled, 0-1" sh -c "grep -q '0-1 {White.s engine stalled: no readyok within 10 s' '$T/noping.out' && grep -q 'Termination \"abandoned\"' '$T/noping.pgn'"
+check "no readyok to the ping before a search: stalled, 0-1" sh -c "grep -q '0-1 {White.s engine stopped answering: Black wins (no readyok within 10 s' '$T/noping.out' && grep -q 'ArbiterTermination \"stall\"' '$T/noping.pgn' && grep -q 'Termination \"abandoned\"' '$T/noping.pgn'"
 check "an engine that exits on ucinewgame: crashed, 0-1" sh -c "grep -q '0-1 {White.s engine crashed' '$T/exitnewgame.out'"
 check "no engine process is left" sh -c "! pgrep -f 'mock-engin[e].sh' >/dev/null"
 
@@ -40,7 +40,7 @@ check "no engine process is left" sh -c "! pgrep -f 'mock-engin[e].sh' >/dev/nul
 printf '%s\n' '7k/8/8/8/8/8/8/R3K3 w - - 0 1' >"$T/bare.epd"
 "$A" match -engine cmd=sh args="$MOCK hang" name=mock -engine cmd=$TOGA name=toga option.OwnBook=false \
   -each tc=1s+0 -openings file="$T/bare.epd" format=epd -rounds 1 -pgnout file="$T/bare.pgn" >"$T/bare.out" 2>&1
-check "a flag with the opponent unable to mate: a draw" sh -c "grep -q '1/2-1/2 {White.s flag fell, but the opponent cannot mate' '$T/bare.out'"
+check "a flag with the opponent unable to mate: a draw" sh -c "grep -q '1/2-1/2 {Draw: White ran out of time, but Black cannot checkmate by any sequence of legal moves' '$T/bare.out'"
 
 # a blocked-pawn dead position ends the game by itself (5.2.2)
 printf '%s\n' '8/8/4k3/1p1p1p1p/1P1P1P1P/8/4K3/8 w - - 0 1' >"$T/dead.epd"
@@ -88,7 +88,7 @@ check "... and the same PGN (but the measured times)" cmp -s "$T/full.s" "$T/par
   option.Threads=1 option.Ponder=false option.OwnBook=false -each depth=3 -games 2 -rounds 2 \
   -openings file="$T/open.epd" format=epd -resign movecount=3 score=400 \
   -draw movenumber=30 movecount=6 score=10 -pgnout file="$T/adj.pgn" >"$T/adj.out" 2>&1
-check "-resign: adjudicated, and said so" sh -c "grep -q 'Termination \"adjudication\"' '$T/adj.pgn' && grep -q 'ArbiterTermination \"adjudication_resign\"' '$T/adj.pgn'"
+check "-resign: adjudicated, and said so" sh -c "grep -q 'Termination \"adjudication\"' '$T/adj.pgn' && grep -q 'ArbiterTermination \"adjudication\"' '$T/adj.pgn' && grep -q 'ArbiterReason \".*by adjudication (-resign: ' '$T/adj.pgn'"
 "$A" pgn check "$T/adj.pgn" >/dev/null 2>&1
 check "-resign: the PGN reads back" test $? -eq 0
 
@@ -198,7 +198,7 @@ clk2=$(grep -o '%clk 0:00:[0-9.]*' "$T/burn.pgn" | sed -n '3s/%clk 0:00://p') # 
 check "period boundary: White's clock after move 2 is 1.1 to 1.2 s ($clk2)" \
   awk -v c="$clk2" 'BEGIN { exit !(c > 1.1 && c < 1.2) }'
 check "period boundary: White's flag falls on move 5 (8 plies played)" sh -c \
-  "grep -q 'PlyCount \"8\"' '$T/burn.pgn' && grep -q \"0-1 {White's flag fell\" '$T/burn.out'"
+  "grep -q 'PlyCount \"8\"' '$T/burn.pgn' && grep -q \"0-1 {White ran out of time\" '$T/burn.out'"
 "$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
   -each tc=1s --claims off -pgnout file="$T/burn1.pgn" >/dev/null 2>&1
 check "sudden death of one second: the flag falls on White's third move" grep -q 'PlyCount "4"' "$T/burn1.pgn"
@@ -206,7 +206,7 @@ check "sudden death of one second: the flag falls on White's third move" grep -q
 "$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
   -each tc="1s d0.3s" --claims off -pgnout file="$T/delay.pgn" >"$T/delay.out" 2>&1
 check "a 0.3 s delay: each move costs about 0.1 s, no flag before the fivefold repetition" sh -c \
-  "grep -q 'PlyCount \"16\"' '$T/delay.pgn' && grep -q 'fivefold' '$T/delay.out'"
+  "grep -q 'PlyCount \"16\"' '$T/delay.pgn' && grep -q 'ArbiterTermination \"fivefold_repetition\"' '$T/delay.pgn'"
 # the handshake's options: Threads first, then those asked for, then Threads=1, OwnBook=false
 # and Ponder=false where the engine defaults otherwise (ENGINES.md 6.5, item 3)
 cat >"$T/opts.sh" <<'MOCK'
