@@ -682,3 +682,41 @@ Test(otb, promotion_choice_is_final_once_on_the_square) {
     arb_otb_free(v.o);
   }
 }
+
+/* 7.4 and the quick reply (OTB-G09, decided otherwise): the black f6 knight leaves its square
+ * 50 ms after White's knight was put on g5.  The board cannot tell a piece knocked over from
+ * Black's first lift; an opponent's lift releases the move, so Ng5 is made and completed
+ * without a violation, and the lift is Black's touch, which binds him only on confirmation. */
+Test(otb, opponent_piece_gone_after_the_placement_is_the_quick_reply) {
+  drv v;
+  drv_start(&v, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", ARB_OTB_FIDE,
+            ARB_OTB_SUP_DEFAULT, NULL, ARB_OTB_BOARD_IDENTITY);
+  field(&v, ARB_OTB_LIFT, "f3", 0, 500);
+  field(&v, ARB_OTB_PLACE, "g5", ARB_MAKE_PIECE(ARB_WHITE, ARB_KNIGHT), 300);
+  field(&v, ARB_OTB_LIFT, "f6", 0, 50);
+  cr_assert(v.d.made && !strcmp(v.d.made_uci, "f3g5"), "the placement released: %s", v.d.made_uci);
+  cr_assert(v.d.needs_confirmation, "Black's lift binds only on confirmation");
+  cr_assert(v.d.obligation.must_move == ((arb_bitboard)1 << sq_of("f6")));
+  const arb_otb_decision *d = ev_log(&v, ARB_OTB_PRESS, ARB_WHITE, NULL);
+  cr_assert(d->completed && !d->violation && !d->time_added_s[0] && !d->time_added_s[1]);
+  arb_otb_free(v.o);
+}
+
+/* 7.4: the same knight knocked over, seen in the snapshot the press comes with (a board polled
+ * in snapshots: nothing released the move before) — the move stands, piece_displaced. */
+Test(otb, opponent_piece_knocked_over_in_the_pressed_snapshot) {
+  drv v;
+  drv_start(&v, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", ARB_OTB_FIDE,
+            ARB_OTB_SUP_DEFAULT, NULL, ARB_OTB_BOARD_IDENTITY);
+  arb_otb_event ev = ARB_OTB_EVENT_INIT(ARB_OTB_BOARD, v.t += 1000);
+  static const char placement[] = "r1bqkb1r/pppp1ppp/2n5/4p1N1/2B1P3/8/PPPP1PPP/RNBQK2R";
+  ev.text = placement;
+  ev.text_len = strlen(placement);
+  ev.source = ARB_OTB_SRC_EBOARD;
+  cr_assert_eq(arb_otb_event_apply(v.o, &ev, &v.d), ARB_OK, "%s", v.d.message);
+  cr_assert(v.d.warnings & ARB_OTB_WARN_DISPLACED);
+  const arb_otb_decision *d = ev_log(&v, ARB_OTB_PRESS, ARB_WHITE, NULL);
+  cr_assert(d->completed && !d->violation, "%s", arb_otb_violation_name(d->violation));
+  cr_assert_str_eq(d->fen, "r1bqkb1r/pppp1ppp/2n2n2/4p1N1/2B1P3/8/PPPP1PPP/RNBQK2R b KQkq - 5 4");
+  arb_otb_free(v.o);
+}

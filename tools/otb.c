@@ -304,6 +304,13 @@ static int parse_event(json_t *j, otb_state *st, arb_otb_event *ev, start_fields
       return codec_fail(err, "bad_event", "\"ply\" must be a ply number (1 or more)");
     ev->ply = (int)json_integer_value(ply);
   }
+  if (kind == ARB_OTB_SIGN) {
+    json_t *res = json_object_get(j, "result");
+    if (!json_is_string(res) ||
+        arb_pgn_result_parse(json_string_value(res), json_string_length(res), &ev->result) ||
+        ev->result == ARB_RESULT_NONE)
+      return codec_fail(err, "bad_event", "\"sign\" needs \"result\": 1-0, 0-1 or 1/2-1/2");
+  }
   if (kind == ARB_OTB_ARBITER_RULES) {
     json_t *dec = json_object_get(j, "decision");
     if (!json_is_string(dec) ||
@@ -319,7 +326,8 @@ static int parse_event(json_t *j, otb_state *st, arb_otb_event *ev, start_fields
     json_t *res = json_object_get(j, "result");
     if (res &&
         (!json_is_string(res) ||
-         !arb_pgn_result_parse(json_string_value(res), json_string_length(res), &ev->result)))
+         arb_pgn_result_parse(json_string_value(res), json_string_length(res), &ev->result) ||
+         ev->result == ARB_RESULT_NONE))
       return codec_fail(err, "bad_event", "\"result\" must be 1-0, 0-1 or 1/2-1/2");
   }
   ev->evident = kind == ARB_OTB_DEVICE && !json_is_false(json_object_get(j, "evident"));
@@ -427,9 +435,10 @@ static void describe(const otb_state *st, const arb_otb_decision *d, json_t *a) 
   json_object_set_new(a, "needs", needs);
   json_object_set_new(a, "needs_confirmation", json_boolean(d->needs_confirmation));
   json_t *w = json_array();
-  static const char *const wn[] = {"board_mismatch", "sensor_misread", "result_gesture",
-                                   "flag_shown", "out_of_turn"};
-  for (int i = 0; i < 5; i++)
+  static const char *const wn[] = {"board_mismatch",       "sensor_misread", "result_gesture",
+                                   "flag_shown",           "out_of_turn",    "piece_displaced",
+                                   "signed_result_differs"};
+  for (int i = 0; i < (int)(sizeof wn / sizeof *wn); i++)
     if (d->warnings & (1u << i)) json_array_append_new(w, json_string(wn[i]));
   json_object_set_new(a, "warnings", w);
   if (d->takeback) json_object_set_new(a, "takeback", json_true());

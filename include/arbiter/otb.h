@@ -135,7 +135,8 @@ typedef enum arb_otb_kind {
   ARB_OTB_CLOCK_RESUME,
   ARB_OTB_FLAG_SHOWN,       /* the clock shows ev.side's flag: a fact, not yet a fall (6.8) */
   ARB_OTB_CLAIM,            /* ev.by claims ev.matter (ev.text: an intended move; ev.ply) */
-  ARB_OTB_ARBITER_OBSERVES, /* the arbiter sees ev.matter (ev.ply) */
+  ARB_OTB_ARBITER_OBSERVES, /* the arbiter sees ev.matter (ev.ply); an illegal move found later:
+                               ev.ply the recorded move's ply, ev.text the move as played (7.5.1) */
   ARB_OTB_ARBITER_RULES,    /* the arbiter's judgement: ev.decision (ev.side, ev.ms, ev.result) */
   ARB_OTB_RECORD,           /* ev.by writes ev.text on the scoresheet (ev.ply) */
   ARB_OTB_OFFER_DRAW,
@@ -144,12 +145,13 @@ typedef enum arb_otb_kind {
   ARB_OTB_RESIGN,
   ARB_OTB_DEVICE, /* an electronic device evident on ev.by (11.3.2) */
   ARB_OTB_NOTE,   /* free text: recorded, no effect */
+  ARB_OTB_SIGN,   /* both players sign the scoresheets with ev.result (8.7) */
   ARB_OTB_KIND_COUNT
 } arb_otb_kind;
 /* The JSON names: "start", "touch", "adjust_announce", "lift", "place", "board", "release",
  * "move", "promote_choice", "press", "clock_pause", "clock_resume", "flag_shown", "claim",
  * "arbiter_observes", "arbiter_rules", "record", "offer_draw", "accept_draw", "decline_draw",
- * "resign", "device", "note". */
+ * "resign", "device", "note", "sign". */
 ARB_API const char *arb_otb_kind_name(arb_otb_kind kind);
 ARB_API arb_status arb_otb_kind_parse(const char *name, size_t len, arb_otb_kind *out);
 
@@ -258,12 +260,13 @@ typedef enum arb_otb_violation {
   ARB_OTB_V_CLOCK_OTHER_HAND,         /* 6.2.3 */
   ARB_OTB_V_PAUSE_WITHOUT_REASON,     /* 6.11 */
   ARB_OTB_V_IMPROPER_CLOCK_PRESS,     /* US 8F7: promotion pressed unfinished */
+  ARB_OTB_V_MOVE_WRITTEN_IN_ADVANCE,  /* 8.1.2 (US 15A) */
   ARB_OTB_V_COUNT
 } arb_otb_violation;
 /* "touch_move", "rook_first_castling", "released_move_changed", "promotion_choice_changed",
  * "adjust_out_of_turn", "illegal_move_completed", "press_without_move", "two_hands",
- * "promotion_not_completed", "clock_other_hand", "pause_without_reason", "improper_clock_press";
- * "" for none. */
+ * "promotion_not_completed", "clock_other_hand", "pause_without_reason", "improper_clock_press",
+ * "move_written_in_advance"; "" for none. */
 ARB_API const char *arb_otb_violation_name(arb_otb_violation v);
 
 /* The state of the move in progress (the player having the move). */
@@ -289,6 +292,8 @@ ARB_API const char *arb_otb_phase_name(arb_otb_phase p);
 #define ARB_OTB_WARN_RESULT_GESTURE 4u /* kings on the centre squares: a result signal */
 #define ARB_OTB_WARN_FLAG_SHOWN 8u     /* a flag shows but has not been called (6.8) */
 #define ARB_OTB_WARN_OUT_OF_TURN 16u   /* an action by the player not having the move */
+#define ARB_OTB_WARN_DISPLACED 32u     /* a piece knocked over or displaced while moving (7.4) */
+#define ARB_OTB_WARN_SIGNED_RESULT 64u /* the signed result differs from the board's (8.7) */
 
 typedef struct arb_otb_obligation {
   uint8_t active;            /* the player having the move is bound */

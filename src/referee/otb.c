@@ -70,6 +70,7 @@ struct arb_otb {
   int64_t cand_t, change_t;
   uint8_t retract_pending; /* the board shows the position before the made move */
   uint8_t press_pending;   /* a press waits for the promotion piece (presence boards) */
+  uint8_t unexplained;     /* the last snapshot fits several pairs of moves (the arbiter's) */
   arb_square pseudo_rook_from, pseudo_rook_to; /* an illegal castling on the board: its rook */
   uint8_t eboard_seen; /* board events arrived (an identity board unless set up otherwise) */
   arb_piece promo_choice;
@@ -111,7 +112,7 @@ static const char *const kind_names[ARB_OTB_KIND_COUNT] = {
     "flag_shown",    "claim",        "arbiter_observes",
     "arbiter_rules", "record",       "offer_draw",
     "accept_draw",   "decline_draw", "resign",
-    "device",        "note"};
+    "device",        "note",         "sign"};
 static const char *const matter_names[ARB_OTB_M_COUNT] = {"",
                                                           "illegal_move",
                                                           "touch_move",
@@ -146,10 +147,11 @@ static const char *const violation_names[ARB_OTB_V_COUNT] = {"",
                                                              "promotion_not_completed",
                                                              "clock_other_hand",
                                                              "pause_without_reason",
-                                                             "improper_clock_press"};
+                                                             "improper_clock_press",
+                                                             "move_written_in_advance"};
 static const char *const violation_articles[ARB_OTB_V_COUNT] = {
     "",      "4.3.1", "4.4.2", "4.7",   "4.4.4", "4.2.1", "7.5.1",
-    "7.5.3", "7.5.4", "7.5.2", "6.2.3", "6.11",  "8F7"};
+    "7.5.3", "7.5.4", "7.5.2", "6.2.3", "6.11",  "8F7",   "8.1.2"};
 static const char *const phase_names[] = {"idle", "touched", "lifted", "castling_in_progress",
                                           "made", "over"};
 static arb_status parse_name(const char *const *names, int count, const char *name, size_t len,
@@ -395,6 +397,7 @@ static void reset_progress(arb_otb *o) {
   o->cand_valid = 0;
   o->retract_pending = 0;
   o->press_pending = 0;
+  o->unexplained = 0;
   o->promo_choice = ARB_NO_PIECE;
   o->promo_first = ARB_NO_PIECE;
   o->pseudo_rook_from = o->pseudo_rook_to = ARB_NO_SQUARE;
@@ -761,6 +764,49 @@ static int us_mating_material(const arb_position *p, arb_color c) {
   return __builtin_popcountll(own & (p->by_type[ARB_KNIGHT] | p->by_type[ARB_BISHOP])) >= 2;
 }
 
+/* Rapid and blitz without full supervision (A.5, B.3): an illegal move is ruled on only when
+ * challenged before the opponent's next move; after it, the move stands. */
+static int challenge_only(const arb_otb *o) {
+  arb_otb_supervision s = supervision(o);
+  return is_fide(o) && (s == ARB_OTB_SUP_A5 || s == ARB_OTB_SUP_B3);
+}
+
+/* Whether entry e is a pawn moved to its last rank and left a pawn (7.5.2), and the promotion
+ * to a queen it should have been (legal from the position before it). */
+static int unfinished_pawn(const entry *e, arb_move *queen) {
+  const arb_position *p = &e->before;
+  if (e->pub.legal || e->from == e->to || e->promo) return 0;
+  arb_piece pc = p->board[e->from];
+  if (!pc || ARB_PIECE_TYPE(pc) != ARB_PAWN) return 0;
+  if (ARB_RANK_OF(e->to) != (ARB_PIECE_COLOR(pc) == ARB_WHITE ? 7 : 0)) return 0;
+  arb_move q = ARB_MOVE_MAKE_SPECIAL(e->from, e->to, ARB_MOVE_PROMOTION, ARB_QUEEN);
+  if (!arb_is_legal(p, q)) return 0;
+  *queen = q;
+  return 1;
+}
+
+/* 7.5.2: the pawn left on the last rank is replaced by a queen — the entry becomes that legal
+ * promotion and the game is rebuilt from the record (the entry is the latest one that counts,
+ * or the moves after it are still legal from the queen). */
+static arb_status queen_in(arb_otb *o, entry *e, arb_move q) {
+  entry saved = *e;
+  e->move = q;
+  e->promo = ARB_QUEEN;
+  e->pub.legal = 1;
+  arb_uci_write(&e->before, q, e->pub.uci, sizeof e->pub.uci);
+  arb_san_write(&e->before, q, e->pub.san, sizeof e->pub.san);
+  after_move(&e->before, q, &e->after);
+  fen_of(&e->after, e->pub.fen_after);
+  arb_status st = rebuild(o);
+  if (st) {
+    *e = saved;
+    rebuild(o);
+    return st;
+  }
+  memcpy(o->phys, cur(o)->board, sizeof o->phys);
+  return ARB_OK;
+}
+
 /* The penalty for a completed illegal move (entry idx), on the press, a claim or the arbiter's
  * observation.  restore: reinstate the position before it; bonus: the opponent's time. */
 static arb_status penalise(arb_otb *o, int idx, int restore, int bonus, arb_color claimant,
@@ -768,6 +814,11 @@ static arb_status penalise(arb_otb *o, int idx, int restore, int bonus, arb_colo
   entry *e = &o->rec[idx];
   arb_color off = e->pub.by, opp = (arb_color)!off;
   e->pending = 0;
+  arb_move q;
+  if (!restore && unfinished_pawn(e, &q)) {
+    arb_status st = queen_in(o, e, q);
+    if (st) return st;
+  }
   if (is_casual(o)) return restore ? reinstate(o, idx, d) : ARB_OK;
   if (o->cfg.rules == ARB_OTB_USCF_BLITZ) { /* blitz 7c/7d/8d: the claimant wins, or draws */
     e->counted = 1;
@@ -829,18 +880,6 @@ static arb_status make_move(arb_otb *o, arb_move m, arb_square from, arb_square 
                             arb_piece_type promo, int hands, int64_t t, arb_otb_decision *d) {
   const arb_position *p = cur(o);
   arb_color by = (arb_color)p->turn;
-  /* a pending illegal move of the opponent stands once this move is made (A.5.2, B.3) */
-  for (uint32_t i = 0; i < o->nrec; i++) {
-    entry *x = &o->rec[i];
-    if (x->pending && !x->pub.annulled && x->pub.by != by) {
-      arb_otb_supervision s = supervision(o);
-      if (is_fide(o) && (s == ARB_OTB_SUP_A5 || s == ARB_OTB_SUP_B3)) {
-        x->pending = 0;
-        x->pub.stood = 1;
-        d->stands = 1;
-      }
-    }
-  }
   entry *e = add_entry(o);
   if (!e) return ARB_ERR_NO_MEMORY;
   e->pub.by = by;
@@ -899,6 +938,18 @@ static arb_status make_move(arb_otb *o, arb_move m, arb_square from, arb_square 
     o->game = n;
   }
   fen_of(&e->after, e->pub.fen_after);
+  /* the move is made (nothing above refused it): a pending illegal move of the opponent now
+   * stands (A.5.2, B.3) */
+  arb_otb_supervision sup = supervision(o);
+  if (is_fide(o) && (sup == ARB_OTB_SUP_A5 || sup == ARB_OTB_SUP_B3))
+    for (uint32_t i = 0; i + 1 < o->nrec; i++) {
+      entry *x = &o->rec[i];
+      if (x->pending && !x->pub.annulled && x->pub.by != by) {
+        x->pending = 0;
+        x->pub.stood = 1;
+        d->stands = 1;
+      }
+    }
   o->made_idx = (int)(e - o->rec);
   o->must_play = ARB_MOVE_NONE;
   d->made = 1;
@@ -914,11 +965,7 @@ static arb_status make_move(arb_otb *o, arb_move m, arb_square from, arb_square 
       o->made_idx = -1;
     }
   }
-  /* A.5.4: the illegal position the arbiter saw is still there after the next move */
-  if (o->watch.active && e->pub.legal) {
-    o->watch.active = 0;
-  }
-  return ARB_OK;
+  return ARB_OK; /* A.5.4 (the illegal position still there) is judged once the move is completed */
 }
 
 /* A legal move the player having the move makes (from the log or the board). */
@@ -986,7 +1033,20 @@ static arb_status complete_made(arb_otb *o, int other_hand, arb_otb_decision *d)
     set_violation(d, ARB_OTB_V_TWO_HANDS, NULL);
     return illegal_completed(o, (int)(e - o->rec), d);
   }
-  if (!e->pub.legal) return illegal_completed(o, (int)(e - o->rec), d);
+  arb_move q;
+  if (!e->pub.legal && unfinished_pawn(e, &q) && !is_uscf(o)) {
+    /* 7.5.2: a promotion left unfinished; where the referee rules at once (or casual play) the
+     * queen is put in now, under A.5/B.3 the pawn stands until challenged */
+    e->pub.violation = ARB_OTB_V_PROMOTION_NOT_COMPLETED;
+    set_violation(d, ARB_OTB_V_PROMOTION_NOT_COMPLETED, NULL);
+    if (!challenge_only(o)) {
+      arb_status st = queen_in(o, e, q);
+      if (st) return st;
+      if (is_casual(o)) return ARB_OK;
+    }
+  }
+  if (!e->pub.legal || e->pub.violation == ARB_OTB_V_PROMOTION_NOT_COMPLETED)
+    return illegal_completed(o, (int)(e - o->rec), d);
   if (other_hand && !is_casual(o)) {
     set_violation(d, ARB_OTB_V_CLOCK_OTHER_HAND, is_uscf(o) ? "16C1" : "6.2.3");
     d->penalty_warning = 1;
@@ -1067,6 +1127,75 @@ static int successors_matching(const arb_otb *o, const arb_position *base, arb_m
   return successors_matching_(o, base, out, 0);
 }
 
+/* Whether the physical board shows the position after m but for one piece knocked over or
+ * displaced while moving (7.4): a piece missing from its square, or pushed onto an empty
+ * neighbouring square, which is not a piece m moved or took (only: that side's pieces only,
+ * or -1). */
+static int displaced_after(const arb_otb *o, const arb_position *base, const arb_position *after,
+                           arb_move m, int only) {
+  int missing = -1, extra = -1, diffs = 0;
+  for (int sq = 0; sq < 64; sq++) {
+    arb_piece ph = o->phys[sq], want = after->board[sq];
+    if (ph == want) continue;
+    if (++diffs > 2) return 0;
+    if (want && !ph)
+      missing = sq;
+    else if (ph && !want)
+      extra = sq;
+    else
+      return 0;
+  }
+  /* the piece stood there before the move and the move left it (not the piece moved, not a
+   * castling rook, not a capture) */
+  if (missing < 0 || missing == ARB_MOVE_TO(m) || base->board[missing] != after->board[missing])
+    return 0;
+  if (only >= 0 && (int)ARB_PIECE_COLOR(after->board[missing]) != only) return 0;
+  if (diffs == 1) return 1; /* knocked over */
+  /* displaced: pushed onto a neighbouring empty square */
+  return extra >= 0 && !base->board[extra] && o->phys[extra] == after->board[missing] &&
+         abs(ARB_FILE_OF(extra) - ARB_FILE_OF(missing)) <= 1 &&
+         abs(ARB_RANK_OF(extra) - ARB_RANK_OF(missing)) <= 1;
+}
+
+/* The legal moves of base the board shows with one piece knocked over or displaced. */
+static int successors_displaced(const arb_otb *o, const arb_position *base, arb_move *out) {
+  arb_move legal[ARB_MAX_MOVES];
+  int n = legal_moves(base, legal), k = 0;
+  for (int i = 0; i < n; i++) {
+    arb_position a;
+    after_move(base, legal[i], &a);
+    if (displaced_after(o, base, &a, legal[i], -1)) out[k++] = legal[i];
+  }
+  return k;
+}
+
+/* Pairs of legal moves (the player having the move, then the reply) whose placement the board
+ * shows — two plies in one snapshot.  Returns how many (at most 2 are looked for); the first
+ * pair in *a, *b. */
+static int pairs_matching(const arb_otb *o, const arb_position *base, arb_move *a, arb_move *b) {
+  arb_move first[ARB_MAX_MOVES], second[ARB_MAX_MOVES];
+  int n = legal_moves(base, first), k = 0;
+  for (int i = 0; i < n && k < 2; i++) {
+    arb_position p1;
+    after_move(base, first[i], &p1);
+    int n2 = legal_moves(&p1, second);
+    for (int j = 0; j < n2 && k < 2; j++) {
+      arb_position p2;
+      after_move(&p1, second[j], &p2);
+      int same = 1;
+      if (o->cfg.sensing == ARB_OTB_BOARD_PRESENCE) /* occupancy only */
+        for (int sq = 0; sq < 64 && same; sq++)
+          same = !o->phys[sq] == !p2.board[sq];
+      else
+        same = placement_matches(o, &p2, second[j]);
+      if (!same) continue;
+      if (!k) *a = first[i], *b = second[j];
+      k++;
+    }
+  }
+  return k;
+}
+
 /* The physical board changed at t: look for a candidate move. */
 static void board_changed(arb_otb *o, int64_t t, arb_otb_decision *d) {
   o->change_t = t;
@@ -1090,6 +1219,12 @@ static void board_changed(arb_otb *o, int64_t t, arb_otb_decision *d) {
   if (same_placement(o->phys, p->board)) return;
   if (o->made_idx >= 0 && same_placement(o->phys, o->rec[o->made_idx].before.board)) {
     o->retract_pending = 1; /* the board shows the position before the released move */
+    return;
+  }
+  if (o->made_idx >= 0 && o->rec[o->made_idx].pub.legal &&
+      displaced_after(o, &o->rec[o->made_idx].before, cur(o), o->rec[o->made_idx].move,
+                      o->rec[o->made_idx].pub.by)) {
+    d->warnings |= ARB_OTB_WARN_DISPLACED; /* 7.4: the move stands, the piece is put back */
     return;
   }
   if (o->made_idx >= 0 && o->rec[o->made_idx].pub.legal) {
@@ -1122,8 +1257,8 @@ static void board_changed(arb_otb *o, int64_t t, arb_otb_decision *d) {
   }
   arb_move c[ARB_MAX_MOVES];
   int k = successors_matching(o, p, c);
-  if (k == 0 && (k = successors_matching_(o, p, c, 1)) == 1)
-    d->warnings |= ARB_OTB_WARN_SENSOR_MISREAD; /* the move, and a piece the board lost */
+  if (k == 0 && (k = successors_matching_(o, p, c, 1)) == 1) /* the move, and a piece the board */
+    d->warnings |= ARB_OTB_WARN_SENSOR_MISREAD | ARB_OTB_WARN_DISPLACED; /* lost, or knocked over */
   if (k == 1) {
     o->cand_valid = 1;
     o->cand = c[0];
@@ -1299,6 +1434,15 @@ static int mover_of_piece(const arb_otb *o, arb_piece pc) {
   return having_move(o);
 }
 
+/* A deliberate touch by the player having the move, whether the log or the board's sensors saw
+ * it: the opponent's claim of a touch-move breach lapses (4.8) and so does the opponent's draw
+ * offer (9.1.2.2: rejected by touching a piece with the intention of moving or capturing it). */
+static void lapse_on_touch(arb_otb *o) {
+  arb_color h = having_move(o);
+  if (o->breach.active && o->breach.offender != (int8_t)h) o->breach.lapsed = 1;
+  if (arb_game_draw_offer(o->game) == (int)!h) arb_game_decline_draw(o->game, h);
+}
+
 static arb_status ev_touch(arb_otb *o, const arb_otb_event *ev, arb_otb_decision *d) {
   if (ev->square_count == 0)
     return refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "touch: no square%s", NULL);
@@ -1326,9 +1470,7 @@ static arb_status ev_touch(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
   }
   if (ev->intent == ARB_OTB_INTENT_CASTLE) o->castle_intent = 1;
   o->adjust_pending = 0;
-  /* 4.8: the claimant's right lapses; 9.1.2.1: an offer lapses on a deliberate touch */
-  if (o->breach.active && o->breach.offender != (int8_t)h) o->breach.lapsed = 1;
-  if (arb_game_draw_offer(o->game) == (int)!h) arb_game_decline_draw(o->game, h);
+  lapse_on_touch(o);
   return ARB_OK;
 }
 
@@ -1357,7 +1499,7 @@ static arb_status ev_lift(arb_otb *o, const arb_otb_event *ev, arb_otb_decision 
     } else {
       add_touch(o, sq, ARB_PIECE_COLOR(pc) == having_move(o), 1, 0);
       d->needs_confirmation = 1; /* a lift without an announcement counts as deliberate (4.2.2) */
-      if (o->breach.active && o->breach.offender != (int8_t)having_move(o)) o->breach.lapsed = 1;
+      lapse_on_touch(o);
     }
   }
   board_changed(o, ev->t, d);
@@ -1482,7 +1624,34 @@ static arb_status ev_board(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
     }
     ev_place(o, &pl, d);
   }
+  /* two plies in one snapshot (no press seen between them): one pair of legal moves explains
+   * the board — the first completed, the reply made; several — the arbiter's */
+  arb_move c[ARB_MAX_MOVES], m1 = ARB_MOVE_NONE, m2 = ARB_MOVE_NONE;
   int64_t db = o->cfg.debounce_ms > 0 ? o->cfg.debounce_ms : 250;
+  o->unexplained = 0;
+  if (!o->over && ev->stable_ms >= db && !o->cand_valid && o->made_idx < 0 &&
+      !same_placement(o->phys, cur(o)->board) && !successors_matching(o, cur(o), c)) {
+    int pairs = pairs_matching(o, cur(o), &m1, &m2);
+    if (pairs == 1) {
+      o->ntouched = 0; /* the reply's lifts are not the first mover's touches */
+      d->warnings &= ~ARB_OTB_WARN_SENSOR_MISREAD; /* what the snapshot's steps looked like */
+      arb_status st = make_legal(o, m1, 1, ev->t, 1, d);
+      if (st) return st;
+      if (!d->restored && o->made_idx >= 0) {
+        st = complete_made(o, 0, d);
+        if (st) return st;
+        if (!o->over) {
+          o->cand_valid = 1;
+          o->cand = m2;
+          o->cand_t = o->change_t = ev->t;
+        }
+      }
+    } else if (pairs > 1) {
+      o->unexplained = 1;
+      d->needs |= ARB_OTB_NEEDS_ARBITER;
+      d->warnings |= ARB_OTB_WARN_BOARD_MISMATCH;
+    }
+  }
   if (ev->stable_ms >= db) {
     o->change_t = ev->t - ev->stable_ms;
     if (o->cand_valid) {
@@ -1506,6 +1675,17 @@ static arb_status ev_board(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
     }
   }
   return ARB_OK;
+}
+
+/* Whether t (n bytes) is a move in UCI squares ("e2e4", "b7b8q": the piece is read by the
+ * caller), and its squares. */
+static int uci_squares(const char *t, size_t n, arb_square *from, arb_square *to) {
+  if (n < 4 || n > 5 || t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8' || t[2] < 'a' ||
+      t[2] > 'h' || t[3] < '1' || t[3] > '8')
+    return 0;
+  *from = ARB_SQUARE(t[0] - 'a', t[1] - '1');
+  *to = ARB_SQUARE(t[2] - 'a', t[3] - '1');
+  return 1;
 }
 
 /* A move entered in the log: SAN or UCI when legal, else UCI squares as played. */
@@ -1554,11 +1734,10 @@ static arb_status ev_move(arb_otb *o, const arb_otb_event *ev, arb_otb_decision 
     /* an illegal move as played: squares in UCI form */
     const char *s = ev->text;
     size_t n = ev->text_len;
-    if (n < 4 || n > 5 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' || s[2] < 'a' ||
-        s[2] > 'h' || s[3] < '1' || s[3] > '8')
+    arb_square from, to;
+    if (!uci_squares(s, n, &from, &to))
       return refuse(d, ARB_OTB_BAD_MOVE, ARB_ERR_MOVE_SYNTAX,
                     "move: '%s' is no legal move and not a move in UCI squares", NULL);
-    arb_square from = ARB_SQUARE(s[0] - 'a', s[1] - '1'), to = ARB_SQUARE(s[2] - 'a', s[3] - '1');
     arb_piece_type promo = ARB_NO_TYPE;
     if (n == 5) {
       const char *q = strchr("nbrq", s[4] | 32);
@@ -1607,6 +1786,21 @@ static arb_status ev_press(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
     if (successors_matching(o, cur(o), c) > 1) { /* a promotion piece the board cannot tell */
       d->needs |= ARB_OTB_NEEDS_PROMOTION_PIECE;
       o->press_pending = 1;
+      return ARB_OK;
+    }
+    if (successors_displaced(o, cur(o), c) == 1) {
+      /* 7.4: a piece knocked over or displaced while moving — not a press without a move: the
+       * move stands and the piece is put back (on the player's own time) */
+      d->warnings |= ARB_OTB_WARN_DISPLACED;
+      d->needs_confirmation = 1;
+      st = make_legal(o, c[0], 1, ev->t, 1, d);
+      if (st || d->restored || o->made_idx < 0) return st;
+      return complete_made(o, ev->other_hand, d);
+    }
+    if (o->unexplained) {
+      /* the board shows what several pairs of moves explain: the arbiter says which */
+      d->needs |= ARB_OTB_NEEDS_ARBITER;
+      d->warnings |= ARB_OTB_WARN_BOARD_MISMATCH;
       return ARB_OK;
     }
     if (pseudo_from_board(o, &from, &to, &promo)) {
@@ -1668,6 +1862,14 @@ static arb_status unfinished_promotion(arb_otb *o, const arb_otb_event *ev, arb_
         ARB_MOVE_KIND(legal[i]) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(legal[i]) == ARB_QUEEN)
       q = legal[i];
   if (q == ARB_MOVE_NONE) return 1;
+  if (challenge_only(o)) {
+    /* A.5.2 / B.3: nobody has challenged it yet — the pawn stands on the last rank, a
+     * completed illegal move (made here, completed by the press as it stands) */
+    if (make_move(o, ARB_MOVE_NONE, from, to, ARB_NO_TYPE, 1, ev->t, d)) return 1;
+    d->made = 0;
+    complete_made(o, ev->other_hand, d);
+    return 0;
+  }
   if (make_move(o, q, 0, 0, 0, 1, ev->t, d)) return 1;
   entry *e = &o->rec[o->nrec - 1];
   memcpy(o->phys, cur(o)->board, sizeof o->phys);
@@ -1754,6 +1956,55 @@ static arb_status rule_illegal(arb_otb *o, int claimant, int arbiter, int ply,
   return penalise(o, idx, restore, 1, opp, d);
 }
 
+/* The arbiter finds that the move recorded at ply ev->ply was in fact ev->text, an illegal move
+ * nobody noticed then (7.5.1): the position before it is reinstated, the moves since annulled,
+ * the penalty given (and 4.3/4.7 apply to the move replacing it) — unless the rules let an
+ * illegal move stand once the opponent has moved (A.5.2, B.3). */
+static arb_status found_later(arb_otb *o, const arb_otb_event *ev, arb_otb_decision *d) {
+  uint32_t idx = (uint32_t)ev->ply - 1;
+  if (idx >= o->nrec || o->rec[idx].pub.annulled || !o->rec[idx].pub.completed)
+    return refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT,
+                  "arbiter_observes: no completed move at that ply%s", NULL);
+  entry *e = &o->rec[idx];
+  if (!e->pub.legal || e->pub.violation) return rule_illegal(o, -1, 1, ev->ply, d);
+  const char *t = ev->text;
+  size_t n = ev->text_len;
+  arb_square from, to;
+  if (!uci_squares(t, n, &from, &to))
+    return refuse(d, ARB_OTB_BAD_MOVE, ARB_ERR_MOVE_SYNTAX,
+                  "arbiter_observes: the move as played must be in UCI squares%s", NULL);
+  arb_piece pc = e->before.board[from];
+  arb_move m;
+  if (!pc || ARB_PIECE_COLOR(pc) != e->pub.by || from == to ||
+      arb_move_read(&e->before, t, n, 0, &m, NULL) == ARB_OK)
+    return refuse(d, ARB_OTB_BAD_MOVE, ARB_ERR_MOVE_ILLEGAL,
+                  "arbiter_observes: that is not an illegal move of the player who had the move "
+                  "there%s",
+                  NULL);
+  arb_color opp = (arb_color)!e->pub.by;
+  int opp_moved = 0, plies_after = 0;
+  for (uint32_t i = idx + 1; i < o->nrec; i++)
+    if (!o->rec[i].pub.annulled) plies_after++, opp_moved |= o->rec[i].pub.by == opp;
+  d->claim_valid = 0;
+  if ((challenge_only(o) && opp_moved) || (is_uscf(o) && plies_after > 20)) {
+    d->stands = 1; /* too late: the illegal move stands, play goes on from the board */
+    return ARB_OK;
+  }
+  d->claim_valid = 1;
+  /* the entry is what was played: the illegal move */
+  e->move = ARB_MOVE_NONE;
+  e->from = from;
+  e->to = to;
+  e->promo = ARB_NO_TYPE;
+  e->pub.legal = 0;
+  e->pub.violation = ARB_OTB_V_ILLEGAL_MOVE_COMPLETED;
+  memcpy(e->pub.uci, t, n);
+  e->pub.uci[n] = 0;
+  snprintf(e->pub.san, sizeof e->pub.san, "%.*s", (int)n, t);
+  set_violation(d, ARB_OTB_V_ILLEGAL_MOVE_COMPLETED, NULL);
+  return penalise(o, (int)idx, 1, 1, opp, d);
+}
+
 static arb_status rule_flag(arb_otb *o, int flagged, arb_otb_decision *d) {
   d->claim_valid = 0;
   if (o->over) return ARB_OK;
@@ -1778,7 +2029,9 @@ static arb_status ev_claim(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
     return refuse(d, ARB_OTB_GAME_OVER, ARB_ERR_GAME_OVER, "the game is over%s", NULL);
   }
   switch (ev->matter) {
-  case ARB_OTB_M_ILLEGAL_MOVE: return rule_illegal(o, arbiter ? -1 : by, arbiter, ev->ply, d);
+  case ARB_OTB_M_ILLEGAL_MOVE:
+    if (arbiter && ev->ply > 0 && ev->text) return found_later(o, ev, d);
+    return rule_illegal(o, arbiter ? -1 : by, arbiter, ev->ply, d);
   case ARB_OTB_M_TOUCH_MOVE: {
     if (!o->breach.active || (!arbiter && o->breach.offender == (int8_t)by)) return ARB_OK;
     if (!arbiter && o->breach.lapsed) return ARB_OK; /* 4.8 */
@@ -1902,6 +2155,13 @@ static arb_status ev_ruling(arb_otb *o, const arb_otb_event *ev, arb_otb_decisio
   case ARB_OTB_R_RESULT:
     if (ev->result == ARB_RESULT_NONE)
       return refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "result: which result?%s", NULL);
+    if (o->over) { /* after the end (a signed result, 8.7): the arbiter decides otherwise */
+      o->outcome.result = ev->result;
+      o->outcome.termination = ARB_TERM_ARBITER;
+      o->outcome.automatic = 0;
+      o->outcome.by = -1;
+      return ARB_OK;
+    }
     end_game(o, ev->result, ARB_TERM_ARBITER, d);
     return ARB_OK;
   case ARB_OTB_R_NO_VALID_REASON:
@@ -1952,9 +2212,10 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
     return refuse(d, ARB_OTB_TIME_BACKWARDS, ARB_ERR_TIME_BACKWARDS,
                   "the event's time is before the last one's%s", NULL);
   o->now = ev->t;
-  if (o->over && ev->kind != ARB_OTB_NOTE && ev->kind != ARB_OTB_RECORD &&
-      ev->kind != ARB_OTB_CLAIM && ev->kind != ARB_OTB_FLAG_SHOWN && ev->kind != ARB_OTB_BOARD &&
-      ev->kind != ARB_OTB_PRESS) {
+  int ruling_on_result = ev->kind == ARB_OTB_ARBITER_RULES && ev->ruling == ARB_OTB_R_RESULT;
+  if (o->over && !ruling_on_result && ev->kind != ARB_OTB_NOTE && ev->kind != ARB_OTB_RECORD &&
+      ev->kind != ARB_OTB_SIGN && ev->kind != ARB_OTB_CLAIM && ev->kind != ARB_OTB_FLAG_SHOWN &&
+      ev->kind != ARB_OTB_BOARD && ev->kind != ARB_OTB_PRESS) {
     fill_state(o, d);
     return refuse(d, ARB_OTB_GAME_OVER, ARB_ERR_GAME_OVER, "the game is over%s", NULL);
   }
@@ -2064,8 +2325,11 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
   case ARB_OTB_RESIGN:
     if (ev->by < 0)
       return refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "resign: by whom?%s", NULL);
-    end_game(o, win_for((arb_color)!ev->by), ARB_TERM_RESIGNATION, d);
-    o->outcome.by = ev->by;
+    /* the game layer's resignation: a draw when the opponent cannot mate (5.1.2) */
+    st = arb_game_resign(o->game, (arb_color)ev->by);
+    if (st) return refuse(d, ARB_OTB_NOT_ALLOWED, st, "resign: %s", arb_strerror(st));
+    end_game(o, arb_game_outcome(o->game).result, ARB_TERM_RESIGNATION, d);
+    o->outcome = arb_game_outcome(o->game);
     break;
   case ARB_OTB_DEVICE:
     if (ev->by < 0)
@@ -2078,7 +2342,37 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
       }
     }
     break;
-  case ARB_OTB_RECORD:
+  case ARB_OTB_RECORD: {
+    /* 8.1.2: no move written in advance — the player having the move writes a move he has not
+     * made (a legal move of his in the position now) */
+    arb_move m;
+    if (!o->over && ev->by >= 0 && ev->by == (int8_t)having_move(o) && o->made_idx < 0 &&
+        ev->text && arb_move_read(cur(o), ev->text, ev->text_len, 0, &m, NULL) == ARB_OK &&
+        !is_casual(o)) {
+      set_violation(d, ARB_OTB_V_MOVE_WRITTEN_IN_ADVANCE, is_uscf(o) ? "15A" : NULL);
+      d->penalty_warning = 1;
+    }
+    break;
+  }
+  case ARB_OTB_SIGN:
+    /* 8.7: the result both players signed stands, even if incorrect, unless the arbiter decides
+     * otherwise; signed during play, it ends the game (an agreed draw, or the loser's
+     * resignation) */
+    if (ev->result == ARB_RESULT_NONE || (unsigned)ev->result > ARB_RESULT_DRAW)
+      return refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "sign: which result?%s", NULL);
+    if (!o->over) {
+      if (ev->result == ARB_RESULT_DRAW) {
+        end_game(o, ARB_RESULT_DRAW, ARB_TERM_AGREEMENT, d);
+      } else {
+        end_game(o, ev->result, ARB_TERM_RESIGNATION, d);
+        o->outcome.by = ev->result == ARB_RESULT_WHITE_WINS ? ARB_BLACK : ARB_WHITE;
+      }
+    } else if (ev->result != o->outcome.result) {
+      o->outcome.result = ev->result;
+      d->warnings |= ARB_OTB_WARN_SIGNED_RESULT;
+      d->needs |= ARB_OTB_NEEDS_ARBITER;
+    }
+    break;
   case ARB_OTB_NOTE:
   default: break;
   }
