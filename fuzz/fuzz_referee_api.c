@@ -59,6 +59,8 @@ static char *as_json(const arb_ref_event *ev, const char *fen, const char *contr
   if (ev->text) json_object_set_new(j, "move", json_stringn(ev->text, ev->text_len));
   if (ev->reason == ARB_CLAIM_THREEFOLD) json_object_set_new(j, "reason", json_string("threefold"));
   if (ev->reason == ARB_CLAIM_FIFTY) json_object_set_new(j, "reason", json_string("fifty"));
+  if (ev->flags & ARB_REF_MADE_ONLY) json_object_set_new(j, "made_only", json_true());
+  if (ev->ply) json_object_set_new(j, "ply", json_integer(ev->ply));
   if (ev->termination)
     json_object_set_new(j, "termination", json_string(arb_termination_name(ev->termination)));
   if (ev->result) json_object_set_new(j, "result", json_string(arb_result_string(ev->result)));
@@ -156,6 +158,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       ev.text_len = 4;
     }
     if (ev.kind == ARB_REF_CLAIM_DRAW) ev.reason = (arb_claim_reason)(b[3] % 3);
+    if (ev.kind == ARB_REF_MOVE && (b[0] / (ARB_REF_KIND_COUNT + 2)) % 2) /* over the board */
+      ev.flags |= ARB_REF_MADE_ONLY;
+    if (ev.kind == ARB_REF_REINSTATE) ev.ply = b[3] % 12; /* 0 and too far too */
     if (ev.kind == ARB_REF_FORFEIT || ev.kind == ARB_REF_ADJUDICATE) {
       /* any termination (those the event does not take too), sometimes none; a result */
       ev.termination = (arb_termination)(b[3] % ARB_TERM_COUNT);

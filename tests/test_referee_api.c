@@ -1218,3 +1218,100 @@ Test(referee_api, one_vocabulary_of_endings) {
   cr_assert_eq(arb_game_end(g, ARB_RESULT_DRAW, ARB_TERM_ARBITER, -1), ARB_ERR_GAME_OVER);
   arb_game_free(g);
 }
+
+/* ---- over the board: a move made, then its press; the arbiter's reinstatement ---- */
+
+static arb_ref_decision made(arb_referee *r, const char *text, int64_t t) {
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_MOVE, t);
+  ev.text = text;
+  ev.text_len = strlen(text);
+  ev.flags = ARB_REF_MADE_ONLY;
+  arb_ref_decision d;
+  arb_referee_event(r, &ev, &d);
+  return d;
+}
+
+static arb_ref_decision reinstate(arb_referee *r, int ply, int64_t t) {
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_REINSTATE, t);
+  ev.ply = ply;
+  arb_ref_decision d;
+  arb_referee_event(r, &ev, &d);
+  return d;
+}
+
+Test(referee_api, a_move_made_then_pressed) {
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, NULL, "1m+2s", 0);
+  /* 62 s each at the start (FIDE's model credits the first increment in advance, R25) */
+  arb_ref_decision d = made(r, "e4", 2000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.turn, ARB_BLACK);      /* the move is on the board */
+  cr_assert_eq(d.state.unpressed, ARB_WHITE); /* its press to come */
+  cr_assert_eq(d.state.running, ARB_WHITE);   /* White's clock runs on (6.2.1) */
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 60000);
+  /* the press at 3 s: 62 - 3 + 2 = 61 s */
+  d = event(r, ARB_REF_PRESS, ARB_WHITE, 3000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.unpressed, -1);
+  cr_assert_eq(d.state.running, ARB_BLACK);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 61000);
+  /* a press with no move waiting: refused, nothing changes */
+  d = event(r, ARB_REF_PRESS, ARB_WHITE, 3500);
+  cr_assert_eq(d.refusal, ARB_REF_NOT_ALLOWED);
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 61500);
+  /* Black makes e5 at 5 s and White replies d4 at 6 s before Black pressed: the reply
+   * completes Black's move then (62 - 3 + 2 = 61 s), and White's clock ran 0 ms: 61 + 2 = 63 */
+  made(r, "e5", 5000);
+  d = move(r, "d4", 6000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 61000);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 63000);
+  cr_assert_eq(event(r, ARB_REF_PRESS, ARB_BLACK, 6500).refusal, ARB_REF_NOT_ALLOWED);
+  /* the arbiter reinstates the position before d4 at 7 s: White to move, White's clock runs,
+   * Black keeps what its clock showed (61 - 1 = 60 s, no increment for a move taken back) */
+  d = reinstate(r, 3, 7000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.ply, 2);
+  cr_assert_eq(d.state.turn, ARB_WHITE);
+  cr_assert_eq(d.state.running, ARB_WHITE);
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 60000);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 63000);
+  cr_assert_eq(arb_clock_moves(arb_referee_clock(r), ARB_WHITE), 1); /* 6.10.2 */
+  cr_assert_eq(arb_clock_moves(arb_referee_clock(r), ARB_BLACK), 1);
+  /* Nf3 at 8 s: 63 - 1 + 2 = 64 s; the PGN has the game as it stands, d4 not in it */
+  d = move(r, "Nf3", 8000);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 64000);
+  char *pgn = pgn_of(r);
+  cr_assert(strstr(pgn, "1. e4 { [%clk 0:01:01] } 1... e5 { [%clk 0:01:01] } 2. Nf3 "
+                        "{ [%clk 0:01:04] }"),
+            "%s", pgn);
+  cr_assert(!strstr(pgn, "d4"), "%s", pgn);
+  free(pgn);
+  /* the record keeps d4, marked annulled */
+  int annulled = 0;
+  for (uint32_t i = 0; i < arb_referee_record_count(r); i++) {
+    arb_ref_entry e;
+    arb_referee_record_at(r, i, &e);
+    if (e.kind == ARB_REF_MOVE && (e.flags & ARB_REF_ANNULLED)) annulled++;
+  }
+  cr_assert_eq(annulled, 1);
+  /* refusals: no ply, a ply not played, after the end */
+  cr_assert_eq(reinstate(r, 0, 9000).refusal, ARB_REF_BAD_EVENT);
+  cr_assert_eq(reinstate(r, 4, 9000).refusal, ARB_REF_BAD_EVENT);
+  event(r, ARB_REF_RESIGN, ARB_BLACK, 9000);
+  cr_assert_eq(reinstate(r, 1, 9500).refusal, ARB_REF_GAME_OVER);
+  arb_referee_free(r);
+}
+
+Test(referee_api, a_made_move_that_ends_the_game_needs_no_press) {
+  /* fool's mate made, not pressed: the game is over at once (6.2.1.1), the clock stopped */
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, NULL, "1m", 0);
+  MOVES(r, 1000, 1000, "f3", "e5", "g4");
+  arb_ref_decision d = made(r, "Qh4#", 5000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert(d.state.over && d.state.outcome.termination == ARB_TERM_CHECKMATE);
+  cr_assert_eq(d.state.unpressed, -1);
+  cr_assert_eq(d.state.running, -1);
+  arb_referee_free(r);
+}

@@ -182,6 +182,15 @@ static int parse_event(json_t *j, const ref_state *st, arb_ref_event *ev, start_
   if (aq && !json_is_boolean(aq))
     return codec_fail(err, "bad_event", "\"auto_queen\" must be true or false");
   if (json_is_true(aq)) ev->flags |= ARB_REF_AUTO_QUEEN;
+  /* over the board: "made_only": true, the press to come ("press"); "reinstate": "ply" */
+  json_t *mo = json_object_get(j, "made_only"), *ply = json_object_get(j, "ply");
+  if (mo && !json_is_boolean(mo))
+    return codec_fail(err, "bad_event", "\"made_only\" must be true or false");
+  if (json_is_true(mo)) ev->flags |= ARB_REF_MADE_ONLY;
+  if (ply &&
+      (!json_is_integer(ply) || json_integer_value(ply) < 1 || json_integer_value(ply) > 100000))
+    return codec_fail(err, "bad_event", "\"ply\" must be a ply number (1 or more)");
+  if (ply) ev->ply = (int)json_integer_value(ply);
   if (lag && (!json_is_integer(lag) || json_integer_value(lag) < 0 ||
               json_integer_value(lag) > ARB_CLOCK_MS_MAX))
     return codec_fail(err, "bad_event", "\"lag\" must be a number of milliseconds, 0 or more");
@@ -288,6 +297,8 @@ static void describe_state(const ref_state *st, const arb_ref_state *s, json_t *
   json_object_set_new(a, "draw_offer",
                       s->draw_offer >= 0 ? json_string(codec_color_name(s->draw_offer))
                                          : json_null());
+  if (s->unpressed >= 0)
+    json_object_set_new(a, "unpressed", json_string(codec_color_name(s->unpressed)));
   json_t *claims = json_array();
   if (s->claims & ARB_REF_CAN_CLAIM(ARB_CLAIM_THREEFOLD))
     json_array_append_new(claims, json_string("threefold"));

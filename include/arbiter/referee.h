@@ -80,6 +80,15 @@ typedef enum arb_ref_kind {
                              pause and each side has moved; a win for the claimant, or a draw
                              when the claimant could not win on time (arb_flag_fall with the
                              leaver as the flagged side: the rule set's winnability test) */
+  ARB_REF_PRESS,           /* ev.by presses the clock, completing the move made with
+                              ARB_REF_MADE_ONLY (FIDE 6.2.1); refused when no move of ev.by
+                              waits for its press (a press without a move is the over-the-board
+                              layer's 7.5.3) */
+  ARB_REF_REINSTATE,       /* the arbiter reinstates the position before ply ev.ply (1-based, after
+                              the setup's moves; FIDE 7.5.1, 4.8): the moves from it on are
+                              taken back (their record entries marked ARB_REF_ANNULLED), the
+                              clock runs for the side then to move, no time credited or taken,
+                              the clock's move counts corrected (6.10.2) */
   ARB_REF_FORFEIT,         /* ev.side loses for ev.termination, a failure the referee is told of:
                               ARB_TERM_ILLEGAL_MOVE (an illegal move that loses at once, an
                               engine's in a match) and ARB_TERM_SECOND_ILLEGAL_MOVE (FIDE 7.5.5):
@@ -99,7 +108,7 @@ typedef enum arb_ref_kind {
 /* The event kind's name, as the JSON codec spells its "type": "start", "move", "offer_draw",
  * "accept_draw", "decline_draw", "claim_draw", "resign", "flag", "state", "pause", "resume",
  * "adjust_time", "premove", "cancel_premove", "abort", "away", "back", "claim_abandoned",
- * "forfeit", "adjudicate", "tick"; "" out of range.  Parse gives
+ * "press", "reinstate", "forfeit", "adjudicate", "tick"; "" out of range.  Parse gives
  * ARB_ERR_ARGUMENT for other names (and for "tick", which is not an event a caller sends). */
 ARB_API const char *arb_ref_kind_name(arb_ref_kind kind);
 ARB_API arb_status arb_ref_kind_parse(const char *name, size_t len, arb_ref_kind *out);
@@ -175,6 +184,7 @@ typedef struct arb_ref_event {
                                  rules */
   unsigned flags;             /* ARB_REF_MOVE, ARB_REF_PREMOVE: ARB_REF_AUTO_QUEEN */
   int64_t lag_ms; /* ARB_REF_MOVE: the network lag to forgive (the setup's lag_compensation) */
+  int ply;        /* ARB_REF_REINSTATE: the first ply taken back */
   arb_termination termination; /* ARB_REF_FORFEIT, ARB_REF_ADJUDICATE: why (game.h) */
   arb_result result;           /* ARB_REF_ADJUDICATE: the result */
 } arb_ref_event;
@@ -186,6 +196,11 @@ typedef struct arb_ref_event {
   1u                            /* a promotion written without its piece (e7e8, e8) is a queen;    \
                                    without the flag it is refused (illegal_move, saying so) */
 #define ARB_REF_FROM_PREMOVE 2u /* in record entries only: the move was a stored premove */
+#define ARB_REF_MADE_ONLY                                                                          \
+  4u /* ARB_REF_MOVE over the board: the move is made (released, FIDE 4.7) but not completed:      \
+        the mover's clock runs on until ARB_REF_PRESS (6.2.1), or until the opponent's reply,      \
+        which completes it at that moment; a move that ends the game needs no press (6.2.1.1) */
+#define ARB_REF_ANNULLED 8u /* in record entries only: a move taken back by ARB_REF_REINSTATE */
 
 /* ---- Decisions ---- */
 
@@ -230,6 +245,7 @@ typedef struct arb_ref_state {
   int ply;             /* plies played */
   arb_outcome outcome; /* the termination names every ending (game.h), ARB_TERM_ABORTED too */
   int8_t draw_offer;   /* the side with an open draw offer, or -1 */
+  int8_t unpressed;    /* the side whose move (ARB_REF_MADE_ONLY) waits for its press, or -1 */
   int8_t flag_side;    /* the game ended on this side's flag (arb_color), or -1 */
   arb_flag_reason flag_reason; /* and the verdict's reason (ARB_FLAG_NONE when no flag); after
                                   an abandonment claim, its verdict's (the leaver as flagged) */

@@ -63,7 +63,8 @@ arb_status arb_referee_write_pgn(const arb_referee *ref, unsigned flags, arb_pgn
     s = arb_pgn_writer_move_to(w, arb_game_position_at(g, ply - 1), arb_game_move_at(g, ply),
                                arb_game_position_at(g, ply));
     if (ply <= ref->book) continue; /* the setup's moves: not in the record */
-    while (r < ref->nrec && !(ref->rec[r].kind == ARB_REF_MOVE && ref->rec[r].status == ARB_OK))
+    while (r < ref->nrec && !(ref->rec[r].kind == ARB_REF_MOVE && ref->rec[r].status == ARB_OK &&
+                              !(ref->rec[r].flags & ARB_REF_ANNULLED)))
       r++;
     if (r == ref->nrec) continue;
     const arb_ref_entry *e = &ref->rec[r++];

@@ -37,6 +37,8 @@ static const char *const kind_names[ARB_REF_KIND_COUNT] = {
     [ARB_REF_AWAY] = "away",
     [ARB_REF_BACK] = "back",
     [ARB_REF_CLAIM_ABANDONED] = "claim_abandoned",
+    [ARB_REF_PRESS] = "press",
+    [ARB_REF_REINSTATE] = "reinstate",
     [ARB_REF_FORFEIT] = "forfeit",
     [ARB_REF_ADJUDICATE] = "adjudicate",
     [ARB_REF_TICK] = "tick",
@@ -137,6 +139,7 @@ arb_referee *arb_referee_new(arb_ruleset rules) {
   ref->paused_at = -1;
   ref->away_from[0] = ref->away_from[1] = -1;
   ref->abandoned = -1;
+  ref->unpressed = -1;
   return ref;
 }
 
@@ -226,7 +229,7 @@ static void refresh_facts(arb_referee *ref) {
 void arb_referee_state_of(const arb_referee *ref, arb_ref_state *s) {
   memset(s, 0, sizeof *s);
   s->now = ref->now < 0 ? 0 : ref->now;
-  s->draw_offer = s->flag_side = s->running = -1;
+  s->draw_offer = s->flag_side = s->running = s->unpressed = -1;
   s->remaining_ms[0] = s->remaining_ms[1] = s->flag_at = s->deadline = ARB_CLOCK_NEVER;
   const arb_game *g = ref->game;
   if (!g) return;
@@ -245,6 +248,7 @@ void arb_referee_state_of(const arb_referee *ref, arb_ref_state *s) {
   s->turn = (arb_color)arb_game_position(g)->turn;
   s->ply = arb_game_ply_count(g);
   s->draw_offer = (int8_t)arb_game_draw_offer(g);
+  s->unpressed = (int8_t)(game_over(ref) ? -1 : ref->unpressed);
   s->must_play = arb_game_must_play(g);
   if (facts_cached(ref))
     s->facts = ref->facts;
@@ -373,6 +377,7 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
   ref->timed = su.control != NULL;
   if (ref->timed) ref->clock = clock;
   ref->book = (int)su.move_count;
+  ref->unpressed = -1;
   ref->flag_side = -1;
   ref->flag_reason = ARB_FLAG_NONE;
   ref->facts_ply = -1;
@@ -437,6 +442,89 @@ static arb_status read_move(const arb_position *p, const arb_ref_event *ev, arb_
 
 static void flag_falls(arb_referee *ref, arb_color side, int64_t t);
 
+/* The press that completes the made move waiting for it (ref->unpressed), at t: its clock is
+ * pressed and its record entry gets the times; *d (may be NULL) says whether it was late. */
+static arb_status complete_press(arb_referee *ref, int64_t t, arb_ref_decision *d) {
+  int side = ref->unpressed;
+  ref->unpressed = -1;
+  if (!ref->timed || side < 0) return ARB_OK;
+  arb_press_info info;
+  arb_status s = arb_clock_press(&ref->clock, (arb_color)side, t, 0, &info);
+  if (s != ARB_OK) return s;
+  if (d) d->late = info.late;
+  if (ref->unpressed_rec < ref->nrec) {
+    ref->rec[ref->unpressed_rec].move_ms = info.move_ms;
+    ref->rec[ref->unpressed_rec].clock_ms = arb_clock_remaining(&ref->clock, (arb_color)side, t);
+  }
+  return ARB_OK;
+}
+
+/* ARB_REF_PRESS: the press completing ev.by's made move. */
+static arb_status ev_press(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                           arb_ref_entry *e) {
+  if (need_by(ev, d)) return d->status;
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  if (ref->unpressed != ev->by)
+    return refuse(d, ARB_REF_NOT_ALLOWED, "no move of %s waits for its press", color_name(ev->by));
+  if (ref->timed) {
+    arb_clock trial = ref->clock;
+    arb_press_info info;
+    arb_status s = arb_clock_press(&trial, (arb_color)ev->by, ev->t, 0, &info);
+    if (s != ARB_OK)
+      return refuse(d, s == ARB_ERR_TIME_BACKWARDS ? ARB_REF_TIME_BACKWARDS : ARB_REF_CLOCK_STATE,
+                    "the clock cannot take this press: %s", arb_strerror(s));
+  }
+  complete_press(ref, ev->t, d);
+  if (ref->timed) {
+    e->clock_ms = arb_clock_remaining(&ref->clock, (arb_color)ev->by, ev->t);
+    e->move_ms = ref->rec[ref->unpressed_rec].move_ms;
+  }
+  return ARB_OK;
+}
+
+/* ARB_REF_REINSTATE: the position before ply ev.ply, the moves since taken back. */
+static arb_status ev_reinstate(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                               arb_ref_entry *e) {
+  (void)e;
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  int n = arb_game_ply_count(ref->game);
+  if (ev->ply <= ref->book || ev->ply > n)
+    return refuse(d, ARB_REF_BAD_EVENT,
+                  "\"reinstate\" needs \"ply\": a ply played in this game (%d to %d)",
+                  ref->book + 1, n);
+  while (arb_game_ply_count(ref->game) >= ev->ply)
+    if (arb_game_undo(ref->game) != ARB_OK) break;
+  /* the accepted moves of the record from that ply on are annulled (latest first) */
+  int undo = n - ev->ply + 1;
+  for (uint32_t i = ref->nrec; i-- > 0 && undo > 0;) {
+    arb_ref_entry *r = &ref->rec[i];
+    if (r->kind != ARB_REF_MOVE || r->status != ARB_OK || (r->flags & ARB_REF_ANNULLED)) continue;
+    r->flags |= ARB_REF_ANNULLED;
+    undo--;
+  }
+  ref->unpressed = -1;
+  memset(ref->pre, 0, sizeof ref->pre);
+  if (ref->timed) {
+    /* the clock of the side now to move runs; nothing credited (the arbiter's reset, 6.10.2),
+     * and each side's count of completed moves is that of the game again */
+    arb_color turn = (arb_color)arb_game_position(ref->game)->turn;
+    int running = arb_clock_running(&ref->clock);
+    if (running >= 0 && running != (int)turn) {
+      arb_press_info info;
+      if (arb_clock_press(&ref->clock, (arb_color)running, ev->t, 0, &info) == ARB_OK &&
+          info.credited_ms)
+        arb_clock_adjust(&ref->clock, (arb_color)running, -info.credited_ms, ev->t);
+    }
+    uint32_t moves[2] = {0, 0};
+    const arb_game *g = ref->game;
+    for (int ply = ref->book + 1; ply <= arb_game_ply_count(g); ply++)
+      moves[arb_game_position_at(g, ply - 1)->turn]++;
+    for (int c = 0; c < 2; c++)
+      arb_clock_set_moves(&ref->clock, (arb_color)c, moves[c]);
+  }
+  return ARB_OK;
+}
+
 static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
                           arb_ref_entry *e) {
   if (!ev->text && ev->move == ARB_MOVE_NONE)
@@ -454,17 +542,24 @@ static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_dec
   arb_lag_tracker lag = ref->lag[mover];
   int64_t comp = 0;
   e->lag_ms = ev->lag_ms > 0 ? ev->lag_ms : 0;
+  /* over the board: a move made, its press to come; the opponent's made move still unpressed
+   * is completed by this reply, now */
+  int made_only = (ev->flags & ARB_REF_MADE_ONLY) != 0;
+  int pending = ref->unpressed;
+  e->flags |= ev->flags & ARB_REF_MADE_ONLY;
   if (ref->timed) {
     /* The board and the clock move together or not at all: try the press on a copy first. */
     arb_clock trial = ref->clock;
     arb_press_info info;
-    int timed_move = arb_clock_running(&ref->clock) == (int)mover;
+    arb_status s = ARB_OK;
+    if (pending >= 0) s = arb_clock_press(&trial, (arb_color)pending, ev->t, 0, &info);
+    int timed_move = arb_clock_running(&trial) == (int)mover;
     if (ref->lag_comp && timed_move) comp = arb_lag_credit(&lag, e->lag_ms);
-    arb_status s = arb_clock_press_lag(&trial, mover, ev->t, comp, 0, &info);
+    if (s == ARB_OK) s = arb_clock_press_lag(&trial, mover, ev->t, comp, 0, &info);
     if (s != ARB_OK)
       return refuse(d, s == ARB_ERR_TIME_BACKWARDS ? ARB_REF_TIME_BACKWARDS : ARB_REF_CLOCK_STATE,
                     "the clock cannot take this move: %s", arb_strerror(s));
-    if (info.late && sees_flags(ref)) {
+    if (info.late && sees_flags(ref) && !made_only) {
       /* A server sees the flag: the move came after it fell, lag forgiven, so it is refused
        * and the game ends on time. */
       flag_falls(ref, mover, ev->t);
@@ -476,7 +571,8 @@ static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_dec
   d->move = e->move = m;
   memcpy(d->san, san, sizeof san);
   memcpy(d->uci, uci, sizeof uci);
-  if (ref->timed) {
+  if (pending >= 0) complete_press(ref, ev->t, NULL);
+  if (ref->timed && (!made_only || game_over(ref))) {
     /* A game-ending move is complete without a press (FIDE 6.2.1.1): time charged, no
      * increment, the clock stops. */
     arb_press_info info;
@@ -488,6 +584,10 @@ static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_dec
     }
     e->clock_ms = arb_clock_remaining(&ref->clock, mover, ev->t);
     ref->lag[mover] = lag;
+  }
+  if (made_only && !game_over(ref)) {
+    ref->unpressed = mover;
+    ref->unpressed_rec = ref->nrec; /* this event's entry, recorded next */
   }
   /* The first-move limit: Black's counts from White's first move. */
   if (arb_game_ply_count(ref->game) == 1) ref->first_move_from = ev->t;
@@ -815,6 +915,8 @@ static const handler handlers[ARB_REF_TICK] = {
     [ARB_REF_AWAY] = ev_away,
     [ARB_REF_BACK] = ev_away,
     [ARB_REF_CLAIM_ABANDONED] = ev_claim_abandoned,
+    [ARB_REF_PRESS] = ev_press,
+    [ARB_REF_REINSTATE] = ev_reinstate,
     [ARB_REF_FORFEIT] = ev_forfeit,
     [ARB_REF_ADJUDICATE] = ev_adjudicate,
 };
@@ -831,7 +933,7 @@ static arb_ref_entry entry_of(const arb_ref_event *ev, int64_t t) {
   e.set = ev->set;
   e.reason = ev->reason;
   e.ms = ev->ms;
-  e.flags = ev->flags & ARB_REF_AUTO_QUEEN;
+  e.flags = ev->flags & (ARB_REF_AUTO_QUEEN | ARB_REF_MADE_ONLY);
   e.clock_ms = e.move_ms = -1;
   return e;
 }
@@ -964,7 +1066,7 @@ arb_status arb_referee_event(arb_referee *ref, const arb_ref_event *ev, arb_ref_
     e.t = before < 0 ? 0 : before;
   }
   if (ref->game && game_over(ref)) memset(ref->pre, 0, sizeof ref->pre);
-  int moved = ev->kind == ARB_REF_MOVE && d->status == ARB_OK;
+  int moved = ev->kind == ARB_REF_MOVE && d->status == ARB_OK && !(ev->flags & ARB_REF_MADE_ONLY);
   finish(ref, &e, d, was_over);
   if (moved && !game_over(ref)) {
     play_premove(ref, t, d);

@@ -27,6 +27,8 @@ struct arb_referee {
   arb_flag_reason flag_reason;
   uint8_t aborted; /* ended without a result */
   int book;        /* plies played before the first event (the setup's moves) */
+  int unpressed;   /* the side whose made move waits for its press (ARB_REF_MADE_ONLY), or -1 */
+  uint32_t unpressed_rec; /* and its record entry */
   /* Online play (the setup's): lag compensation per side, and the first-move limit, counted
    * from first_move_from (moved on by pauses) while fewer than two plies are played. */
   uint8_t lag_comp;
