@@ -1315,3 +1315,63 @@ Test(referee_api, a_made_move_that_ends_the_game_needs_no_press) {
   cr_assert_eq(d.state.running, -1);
   arb_referee_free(r);
 }
+
+static arb_ref_decision continue_from(arb_referee *r, int by, const char *fen, int64_t t) {
+  arb_position p;
+  cr_assert_eq(arb_fen_read(&p, fen, ARB_FEN_PROBLEMS_ALL, NULL), ARB_OK, "%s", fen);
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_CONTINUE_FROM, t);
+  ev.by = (int8_t)by;
+  ev.position = &p;
+  arb_ref_decision d;
+  arb_referee_event(r, &ev, &d);
+  return d;
+}
+
+Test(referee_api, play_goes_on_from_an_illegal_board_and_is_reinstated) {
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, NULL, "1m+2s", 0);
+  move(r, "e4", 1000); /* White 62 - 1 + 2 = 63 s */
+  /* Black's queen jumps d8-h4 over the e7 pawn and Black presses at 3 s (62 - 2 + 2 = 62 s):
+   * nobody rules on it yet, play goes on from the board */
+  const char *board = "rnb1kbnr/pppppppp/8/8/4P2q/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2";
+  arb_ref_decision d = continue_from(r, ARB_BLACK, board, 3000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.turn, ARB_WHITE);
+  cr_assert_eq(d.state.running, ARB_WHITE);
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 62000);
+  char fen[ARB_FEN_MAX];
+  cr_assert_str_eq(fen_of(r, fen), board);
+  d = move(r, "d4", 4000); /* legal from that board: 63 - 1 + 2 = 64 s */
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 64000);
+  /* steps: e4 (1), the board (2), d4 (3); back to the board itself, then to before it */
+  d = reinstate(r, 3, 4500);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_str_eq(fen_of(r, fen), board);
+  cr_assert_eq(d.state.running, ARB_WHITE); /* the clock goes back to White, nothing credited */
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 61500);
+  d = reinstate(r, 2, 5000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_str_eq(fen_of(r, fen), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  cr_assert_eq(d.state.ply, 1);
+  cr_assert_eq(d.state.running, ARB_BLACK);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 63500); /* its clock ran 4.5-5 s */
+  cr_assert_eq(arb_clock_moves(arb_referee_clock(r), ARB_WHITE), 1);
+  cr_assert_eq(arb_clock_moves(arb_referee_clock(r), ARB_BLACK), 0);
+  /* the game goes on: e5 at 6 s, Black's clock ran from 5 s: 61.5 - 1 + 2 = 62.5 s (the PGN
+   * writes whole seconds, rounded down) */
+  d = move(r, "e5", 6000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 62500);
+  char *pgn = pgn_of(r);
+  cr_assert(strstr(pgn, "1. e4 { [%clk 0:01:03] } 1... e5 { [%clk 0:01:02] }"), "%s", pgn);
+  cr_assert(!strstr(pgn, "FEN"), "%s", pgn);
+  free(pgn);
+  /* refusals: no board, a step that is not there, a press of a clock that is not running */
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_CONTINUE_FROM, 7000);
+  arb_referee_event(r, &ev, &d);
+  cr_assert_eq(d.refusal, ARB_REF_BAD_EVENT);
+  cr_assert_eq(reinstate(r, 3, 7000).refusal, ARB_REF_BAD_EVENT);
+  cr_assert_eq(continue_from(r, ARB_BLACK, board, 7000).refusal, ARB_REF_NOT_YOUR_TURN);
+  arb_referee_free(r);
+}

@@ -638,13 +638,13 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
   char said[160];
   arb_referee_end_words(ref, said, sizeof said);
   if (detail[0] && article[0])
-    snprintf(reason, reason_len, "%s (%s; FIDE %s)", said, detail, article);
+    snprintf(reason, reason_len, "%.150s (%.199s; FIDE %.16s)", said, detail, article);
   else if (detail[0])
-    snprintf(reason, reason_len, "%s (%s)", said, detail);
+    snprintf(reason, reason_len, "%.150s (%.199s)", said, detail);
   else if (article[0])
-    snprintf(reason, reason_len, "%s (FIDE %s)", said, article);
+    snprintf(reason, reason_len, "%.150s (FIDE %.16s)", said, article);
   else
-    snprintf(reason, reason_len, "%s", said);
+    snprintf(reason, reason_len, "%.150s", said);
   fastchess_words(&st, overrun, fc, fc_len);
   /* the PGN */
   arb_pgn_writer *w = arb_pgn_writer_new(0);
@@ -992,7 +992,7 @@ static void *work(void *arg) {
       fflush(stdout);
     }
     pthread_mutex_unlock(&r->mu);
-    char reason[256], term[32];
+    char reason[400], term[32];
     arb_result res;
     game_words words = {"", ""};
     char *pgn = play_game(r, gi, a, b, &res, reason, sizeof reason, term, sizeof term, &words);

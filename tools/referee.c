@@ -226,6 +226,21 @@ static int parse_event(json_t *j, const ref_state *st, arb_ref_event *ev, start_
         return codec_fail(err, "bad_event", "\"result\" must be \"1-0\", \"0-1\" or \"1/2-1/2\"");
     }
   }
+  if (kind == ARB_REF_CONTINUE_FROM) {
+    /* {"type":"continue_from","fen":F[,"by":C]}: any placement the board shows (a king left
+     * in check, a pawn on its last rank) */
+    json_t *fen = json_object_get(j, "fen");
+    if (fen) {
+      arb_fen_report rep;
+      if (!json_is_string(fen)) return codec_fail(err, "fen_syntax", "\"fen\" must be a string");
+      arb_status s = arb_fen_read_n(&sf->pos, json_string_value(fen), json_string_length(fen),
+                                    ARB_FEN_PROBLEMS_ALL, &rep);
+      if (s != ARB_OK)
+        return codec_fail(err, s == ARB_ERR_FEN_INVALID ? "fen_invalid" : "fen_syntax", "%s",
+                          rep.message);
+      ev->position = &sf->pos;
+    }
+  }
   if (kind == ARB_REF_START) {
     if (!parse_start(j, st->default_rules, sf, err)) return 0;
     ev->setup = &sf->setup;

@@ -84,11 +84,22 @@ typedef enum arb_ref_kind {
                               ARB_REF_MADE_ONLY (FIDE 6.2.1); refused when no move of ev.by
                               waits for its press (a press without a move is the over-the-board
                               layer's 7.5.3) */
-  ARB_REF_REINSTATE,       /* the arbiter reinstates the position before ply ev.ply (1-based, after
-                              the setup's moves; FIDE 7.5.1, 4.8): the moves from it on are
+  ARB_REF_REINSTATE,       /* the arbiter reinstates the position before step ev.ply (1-based,
+                              after the setup's moves: each accepted move is a step, and each
+                              ARB_REF_CONTINUE_FROM; FIDE 7.5.1, 4.8): the steps from it on are
                               taken back (their record entries marked ARB_REF_ANNULLED), the
                               clock runs for the side then to move, no time credited or taken,
                               the clock's move counts corrected (6.10.2) */
+  ARB_REF_CONTINUE_FROM,   /* over the board, play goes on from ev.position: the board after a
+                              completed illegal move nobody has ruled on yet, or one that stands
+                              (FIDE A.4, A.5.2, B.3; US Chess 11B) — a position no legal game
+                              may reach (a king left in check, a pawn on its last rank).  With
+                              ev.by, the press that completed the illegal move (ev.by's clock
+                              pressed as for a move); without, the clock runs for the side to
+                              move in ev.position, nothing credited.  A new segment of the game:
+                              the game's history (repetitions, offers) starts there, and
+                              ARB_REF_REINSTATE can still return to a step before it (this
+                              event counts as one step) */
   ARB_REF_FORFEIT,         /* ev.side loses for ev.termination, a failure the referee is told of:
                               ARB_TERM_ILLEGAL_MOVE (an illegal move that loses at once, an
                               engine's in a match) and ARB_TERM_SECOND_ILLEGAL_MOVE (FIDE 7.5.5):
@@ -108,8 +119,8 @@ typedef enum arb_ref_kind {
 /* The event kind's name, as the JSON codec spells its "type": "start", "move", "offer_draw",
  * "accept_draw", "decline_draw", "claim_draw", "resign", "flag", "state", "pause", "resume",
  * "adjust_time", "premove", "cancel_premove", "abort", "away", "back", "claim_abandoned",
- * "press", "reinstate", "forfeit", "adjudicate", "tick"; "" out of range.  Parse gives
- * ARB_ERR_ARGUMENT for other names (and for "tick", which is not an event a caller sends). */
+ * "press", "reinstate", "continue_from", "forfeit", "adjudicate", "tick"; "" out of range.  Parse
+ * gives ARB_ERR_ARGUMENT for other names (and for "tick", which is not an event a caller sends). */
 ARB_API const char *arb_ref_kind_name(arb_ref_kind kind);
 ARB_API arb_status arb_ref_kind_parse(const char *name, size_t len, arb_ref_kind *out);
 
@@ -184,9 +195,10 @@ typedef struct arb_ref_event {
                                  rules */
   unsigned flags;             /* ARB_REF_MOVE, ARB_REF_PREMOVE: ARB_REF_AUTO_QUEEN */
   int64_t lag_ms; /* ARB_REF_MOVE: the network lag to forgive (the setup's lag_compensation) */
-  int ply;        /* ARB_REF_REINSTATE: the first ply taken back */
-  arb_termination termination; /* ARB_REF_FORFEIT, ARB_REF_ADJUDICATE: why (game.h) */
-  arb_result result;           /* ARB_REF_ADJUDICATE: the result */
+  int ply;        /* ARB_REF_REINSTATE: the first step taken back */
+  const arb_position *position; /* ARB_REF_CONTINUE_FROM: the board play goes on from (copied) */
+  arb_termination termination;  /* ARB_REF_FORFEIT, ARB_REF_ADJUDICATE: why (game.h) */
+  arb_result result;            /* ARB_REF_ADJUDICATE: the result */
 } arb_ref_event;
 #define ARB_REF_EVENT_INIT(kind_, t_)                                                              \
   { .kind = (kind_), .t = (t_), .by = -1, .side = -1, .move = ARB_MOVE_NONE }
@@ -200,7 +212,8 @@ typedef struct arb_ref_event {
   4u /* ARB_REF_MOVE over the board: the move is made (released, FIDE 4.7) but not completed:      \
         the mover's clock runs on until ARB_REF_PRESS (6.2.1), or until the opponent's reply,      \
         which completes it at that moment; a move that ends the game needs no press (6.2.1.1) */
-#define ARB_REF_ANNULLED 8u /* in record entries only: a move taken back by ARB_REF_REINSTATE */
+#define ARB_REF_ANNULLED                                                                           \
+  8u /* in record entries only: a move (or a continue_from) taken back by ARB_REF_REINSTATE */
 
 /* ---- Decisions ---- */
 
@@ -396,7 +409,10 @@ ARB_API int arb_referee_end_words(const arb_referee *ref, char *buf, size_t size
  * "adjudication", or "unterminated"),
  * Variant "Chess960" and SetUp/FEN when it did not start from the initial position; after each
  * move of a timed game [%clk] (the mover's time after the press) and with ARB_REF_PGN_EMT
- * [%emt].  ARB_ERR_ARGUMENT without a game; the writer's errors otherwise. */
+ * [%emt].  After ARB_REF_CONTINUE_FROM, the present segment, from its board (SetUp/FEN; a
+ * board no legal game reaches is written as it is, which readers refuse — the over-the-board
+ * layer writes the game as played).  ARB_ERR_ARGUMENT without a game; the writer's errors
+ * otherwise. */
 ARB_API arb_status arb_referee_write_pgn(const arb_referee *ref, unsigned flags, arb_pgn_writer *w);
 
 #ifdef __cplusplus

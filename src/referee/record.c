@@ -57,12 +57,17 @@ arb_status arb_referee_write_pgn(const arb_referee *ref, unsigned flags, arb_pgn
   for (size_t i = 0; !s && i < ref->ntags; i++)
     s = arb_pgn_writer_tag(w, ref->tags[i].name, strlen(ref->tags[i].name), ref->tags[i].value,
                            strlen(ref->tags[i].value));
-  /* The accepted moves of the record are the game's plies, in order. */
+  /* The accepted moves of the record are the game's plies, in order (after the start of the
+   * present segment, over the board: the game is then written from there). */
   uint32_t r = 0;
+  for (uint32_t i = 0; ref->nseg && i < ref->nrec; i++)
+    if (ref->rec[i].kind == ARB_REF_CONTINUE_FROM && ref->rec[i].status == ARB_OK &&
+        !(ref->rec[i].flags & ARB_REF_ANNULLED))
+      r = i + 1;
   for (int ply = 1; !s && ply <= arb_game_ply_count(g); ply++) {
     s = arb_pgn_writer_move_to(w, arb_game_position_at(g, ply - 1), arb_game_move_at(g, ply),
                                arb_game_position_at(g, ply));
-    if (ply <= ref->book) continue; /* the setup's moves: not in the record */
+    if (!ref->nseg && ply <= ref->book) continue; /* the setup's moves: not in the record */
     while (r < ref->nrec && !(ref->rec[r].kind == ARB_REF_MOVE && ref->rec[r].status == ARB_OK &&
                               !(ref->rec[r].flags & ARB_REF_ANNULLED)))
       r++;

@@ -39,6 +39,7 @@ static const char *const kind_names[ARB_REF_KIND_COUNT] = {
     [ARB_REF_CLAIM_ABANDONED] = "claim_abandoned",
     [ARB_REF_PRESS] = "press",
     [ARB_REF_REINSTATE] = "reinstate",
+    [ARB_REF_CONTINUE_FROM] = "continue_from",
     [ARB_REF_FORFEIT] = "forfeit",
     [ARB_REF_ADJUDICATE] = "adjudicate",
     [ARB_REF_TICK] = "tick",
@@ -143,8 +144,16 @@ arb_referee *arb_referee_new(arb_ruleset rules) {
   return ref;
 }
 
+/* Forgets the segments before the present game (from the k-th on). */
+static void segments_drop(arb_referee *ref, uint32_t k) {
+  while (ref->nseg > k)
+    arb_game_free(ref->seg[--ref->nseg].game);
+}
+
 void arb_referee_free(arb_referee *ref) {
   if (!ref) return;
+  segments_drop(ref, 0);
+  free(ref->seg);
   arb_game_free(ref->game);
   free(ref->tags);
   free(ref->rec);
@@ -369,6 +378,7 @@ static arb_status ev_start(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
     }
   if (su.no_draw_before) arb_game_set_no_draw_before(g, su.no_draw_before);
   arb_game_set_search_budget(g, su.search_budget);
+  segments_drop(ref, 0);
   arb_game_free(ref->game);
   ref->game = g;
   free(ref->tags);
@@ -482,46 +492,109 @@ static arb_status ev_press(arb_referee *ref, const arb_ref_event *ev, arb_ref_de
   return ARB_OK;
 }
 
-/* ARB_REF_REINSTATE: the position before ply ev.ply, the moves since taken back. */
+/* Steps played in a segment: its accepted moves (after the setup's, in the first) and, but for
+ * the first, the continue_from that began it. */
+static int segment_steps(const arb_referee *ref, const arb_game *g, int first) {
+  return arb_game_ply_count(g) - (first ? ref->book : -1);
+}
+
+/* The clock runs for the side to move, nothing credited (the arbiter's reset, 6.10.2), and
+ * each side's count of completed moves is that of the present segment's plies and the
+ * earlier ones'. */
+static void clock_to_turn(arb_referee *ref, int64_t t) {
+  if (!ref->timed) return;
+  arb_color turn = (arb_color)arb_game_position(ref->game)->turn;
+  int running = arb_clock_running(&ref->clock);
+  if (running >= 0 && running != (int)turn) {
+    arb_press_info info;
+    if (arb_clock_press(&ref->clock, (arb_color)running, t, 0, &info) == ARB_OK && info.credited_ms)
+      arb_clock_adjust(&ref->clock, (arb_color)running, -info.credited_ms, t);
+  }
+  uint32_t moves[2] = {0, 0};
+  for (uint32_t k = 0; k <= ref->nseg; k++) {
+    const arb_game *g = k < ref->nseg ? ref->seg[k].game : ref->game;
+    for (int ply = k == 0 ? ref->book + 1 : 1; ply <= arb_game_ply_count(g); ply++)
+      moves[arb_game_position_at(g, ply - 1)->turn]++;
+  }
+  for (int c = 0; c < 2; c++)
+    arb_clock_set_moves(&ref->clock, (arb_color)c, moves[c]);
+}
+
+/* Marks the latest n accepted moves and continue_froms of the record annulled. */
+static void annul_latest(arb_referee *ref, int n) {
+  for (uint32_t i = ref->nrec; i-- > 0 && n > 0;) {
+    arb_ref_entry *r = &ref->rec[i];
+    if ((r->kind != ARB_REF_MOVE && r->kind != ARB_REF_CONTINUE_FROM) || r->status != ARB_OK ||
+        (r->flags & ARB_REF_ANNULLED))
+      continue;
+    r->flags |= ARB_REF_ANNULLED;
+    n--;
+  }
+}
+
+/* ARB_REF_REINSTATE: the position before step ev.ply, the steps since taken back. */
 static arb_status ev_reinstate(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
                                arb_ref_entry *e) {
   (void)e;
   if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
-  int n = arb_game_ply_count(ref->game);
-  if (ev->ply <= ref->book || ev->ply > n)
+  int before = 0; /* steps of the segments before the present game */
+  for (uint32_t k = 0; k < ref->nseg; k++)
+    before += ref->seg[k].steps;
+  int n = before + segment_steps(ref, ref->game, ref->nseg == 0);
+  if (ev->ply < 1 || ev->ply > n)
     return refuse(d, ARB_REF_BAD_EVENT,
-                  "\"reinstate\" needs \"ply\": a ply played in this game (%d to %d)",
-                  ref->book + 1, n);
-  while (arb_game_ply_count(ref->game) >= ev->ply)
-    if (arb_game_undo(ref->game) != ARB_OK) break;
-  /* the accepted moves of the record from that ply on are annulled (latest first) */
-  int undo = n - ev->ply + 1;
-  for (uint32_t i = ref->nrec; i-- > 0 && undo > 0;) {
-    arb_ref_entry *r = &ref->rec[i];
-    if (r->kind != ARB_REF_MOVE || r->status != ARB_OK || (r->flags & ARB_REF_ANNULLED)) continue;
-    r->flags |= ARB_REF_ANNULLED;
-    undo--;
+                  "\"reinstate\" needs \"ply\": a step played in this game (1 to %d)", n);
+  annul_latest(ref, n - ev->ply + 1);
+  /* the segment the position before that step is in: drop the later ones */
+  int keep = ev->ply - 1; /* steps that stay */
+  while (ref->nseg && keep <= before) {
+    struct arb__ref_segment sg = ref->seg[--ref->nseg];
+    arb_game_free(ref->game);
+    ref->game = sg.game;
+    before -= sg.steps;
   }
+  int target = keep - before; /* steps to keep in the present game (its start counts one) */
+  int plies = ref->nseg == 0 ? ref->book + target : target - 1;
+  while (arb_game_ply_count(ref->game) > plies)
+    if (arb_game_undo(ref->game) != ARB_OK) break;
   ref->unpressed = -1;
   memset(ref->pre, 0, sizeof ref->pre);
-  if (ref->timed) {
-    /* the clock of the side now to move runs; nothing credited (the arbiter's reset, 6.10.2),
-     * and each side's count of completed moves is that of the game again */
-    arb_color turn = (arb_color)arb_game_position(ref->game)->turn;
-    int running = arb_clock_running(&ref->clock);
-    if (running >= 0 && running != (int)turn) {
-      arb_press_info info;
-      if (arb_clock_press(&ref->clock, (arb_color)running, ev->t, 0, &info) == ARB_OK &&
-          info.credited_ms)
-        arb_clock_adjust(&ref->clock, (arb_color)running, -info.credited_ms, ev->t);
-    }
-    uint32_t moves[2] = {0, 0};
-    const arb_game *g = ref->game;
-    for (int ply = ref->book + 1; ply <= arb_game_ply_count(g); ply++)
-      moves[arb_game_position_at(g, ply - 1)->turn]++;
-    for (int c = 0; c < 2; c++)
-      arb_clock_set_moves(&ref->clock, (arb_color)c, moves[c]);
+  clock_to_turn(ref, ev->t);
+  return ARB_OK;
+}
+
+/* ARB_REF_CONTINUE_FROM: a new segment from the board as it is. */
+static arb_status ev_continue_from(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
+                                   arb_ref_entry *e) {
+  (void)e;
+  if (!ev->position)
+    return refuse(d, ARB_REF_BAD_EVENT, "\"continue_from\" needs \"fen\": the board as it is");
+  if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
+  if (arb_position_problems(ev->position) & ARB_FEN_FATAL)
+    return refuse(d, ARB_REF_BAD_EVENT, "the position cannot be played on from");
+  int by = ev->by;
+  if (by >= 0 && ref->timed && arb_clock_running(&ref->clock) != by)
+    return refuse(d, ARB_REF_NOT_YOUR_TURN, "%s's clock is not running", color_name(by));
+  if (ref->nseg == ref->seg_cap) {
+    uint32_t cap = ref->seg_cap ? 2 * ref->seg_cap : 4;
+    struct arb__ref_segment *n = realloc(ref->seg, cap * sizeof *n);
+    if (!n) return refuse(d, ARB_REF_NO_MEMORY, NULL);
+    ref->seg = n;
+    ref->seg_cap = cap;
   }
+  arb_game *g = arb_game_new(ev->position, arb_game_rules(ref->game));
+  if (!g) return refuse(d, ARB_REF_NO_MEMORY, NULL);
+  arb_game_set_search_budget(g, arb_game_search_budget(ref->game));
+  if (ref->unpressed >= 0) complete_press(ref, ev->t, NULL);
+  if (by >= 0 && ref->timed) {
+    arb_press_info info;
+    arb_clock_press(&ref->clock, (arb_color)by, ev->t, 0, &info);
+  }
+  ref->seg[ref->nseg].steps = segment_steps(ref, ref->game, ref->nseg == 0);
+  ref->seg[ref->nseg++].game = ref->game;
+  ref->game = g;
+  memset(ref->pre, 0, sizeof ref->pre);
+  clock_to_turn(ref, ev->t);
   return ARB_OK;
 }
 
@@ -917,6 +990,7 @@ static const handler handlers[ARB_REF_TICK] = {
     [ARB_REF_CLAIM_ABANDONED] = ev_claim_abandoned,
     [ARB_REF_PRESS] = ev_press,
     [ARB_REF_REINSTATE] = ev_reinstate,
+    [ARB_REF_CONTINUE_FROM] = ev_continue_from,
     [ARB_REF_FORFEIT] = ev_forfeit,
     [ARB_REF_ADJUDICATE] = ev_adjudicate,
 };

@@ -28,6 +28,13 @@ struct arb_referee {
   uint8_t aborted; /* ended without a result */
   int book;        /* plies played before the first event (the setup's moves) */
   int unpressed;   /* the side whose made move waits for its press (ARB_REF_MADE_ONLY), or -1 */
+  /* Over the board, the segments before the present game (ARB_REF_CONTINUE_FROM), oldest
+   * first, each with the steps played in it (its start counts one, but the first's). */
+  struct arb__ref_segment {
+    arb_game *game;
+    int steps;
+  } *seg;
+  uint32_t nseg, seg_cap;
   uint32_t unpressed_rec; /* and its record entry */
   /* Online play (the setup's): lag compensation per side, and the first-move limit, counted
    * from first_move_from (moved on by pauses) while fewer than two plies are played. */
