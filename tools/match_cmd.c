@@ -649,7 +649,7 @@ static char *play_game(const run *r, int gi, player *pw, player *pb, arb_result 
   /* the PGN */
   arb_pgn_writer *w = arb_pgn_writer_new(0);
   arb_pgn_writer_begin_game(w);
-  char v[256];
+  char v[512];
   time_t tt = time(NULL);
   struct tm tm;
   gmtime_r(&tt, &tm);
