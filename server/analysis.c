@@ -195,18 +195,26 @@ static const char *class_words(arb_material_class k) {
   }
 }
 
-static const char *ending_words(const arb_outcome *o) {
+/* How a line ended, in words, with the article the library's one vocabulary gives
+ * (arb_termination_article). */
+static void ending_words(const arb_outcome *o, char *buf, size_t size) {
+  const char *what;
   switch (o->termination) {
-  case ARB_TERM_CHECKMATE: return "checkmate (Article 5.1.1)";
-  case ARB_TERM_STALEMATE: return "stalemate (Article 5.2.1)";
+  case ARB_TERM_CHECKMATE: what = "checkmate"; break;
+  case ARB_TERM_STALEMATE: what = "stalemate"; break;
   case ARB_TERM_INSUFFICIENT_MATERIAL:
-  case ARB_TERM_DEAD_POSITION: return "a dead position (Article 5.2.2)";
-  case ARB_TERM_FIVEFOLD_REPETITION: return "the fivefold repetition (Article 9.6.1)";
-  case ARB_TERM_SEVENTYFIVE_MOVES: return "the 75-move rule (Article 9.6.2)";
-  case ARB_TERM_THREEFOLD_REPETITION: return "threefold repetition";
-  case ARB_TERM_FIFTY_MOVES: return "the 50-move rule";
-  default: return arb_termination_name(o->termination);
+  case ARB_TERM_DEAD_POSITION: what = "a dead position"; break;
+  case ARB_TERM_FIVEFOLD_REPETITION: what = "the fivefold repetition"; break;
+  case ARB_TERM_SEVENTYFIVE_MOVES: what = "the 75-move rule"; break;
+  case ARB_TERM_THREEFOLD_REPETITION: what = "threefold repetition"; break;
+  case ARB_TERM_FIFTY_MOVES: what = "the 50-move rule"; break;
+  default: what = arb_termination_name(o->termination); break;
   }
+  const char *article = arb_termination_article(o->termination);
+  if (article[0])
+    snprintf(buf, size, "%s (Article %s)", what, article);
+  else
+    snprintf(buf, size, "%s", what);
 }
 
 /* One note: a topic, a sentence, whether the PGN export writes it as a comment. */
@@ -479,18 +487,21 @@ static void laws_write(srv_jw *w, const an_line *l, arb_ruleset rules, uint64_t 
     snprintf(buf, sizeof buf, "%s is in check.", Side(turn));
     note(w, remarks, "status", buf, 0);
   }
+  char ended[96];
   if (l->ended_ply >= 0) {
+    ending_words(&l->ended, ended, sizeof ended);
     snprintf(buf, sizeof buf,
              "The game had already ended at ply %d, by %s: the moves after it are outside the "
              "game.",
-             l->ended_ply, ending_words(&l->ended));
+             l->ended_ply, ended);
     note(w, remarks, "ended", buf, 0);
   } else if (over && out.automatic && !f.checkmate && !f.stalemate) {
+    ending_words(&out, ended, sizeof ended);
     snprintf(buf, sizeof buf, "%s by %s.",
              out.result == ARB_RESULT_DRAW         ? "The game is drawn"
              : out.result == ARB_RESULT_WHITE_WINS ? "White wins"
                                                    : "Black wins",
-             ending_words(&out));
+             ended);
     note(w, remarks, "ended", buf, 1);
   }
   /* repetitions */

@@ -33,7 +33,7 @@ struct arb_referee {
   struct arb__ref_segment {
     arb_game *game;
     int steps;
-  } *seg;
+  } * seg;
   uint32_t nseg, seg_cap;
   uint32_t unpressed_rec; /* and its record entry */
   /* Online play (the setup's): lag compensation per side, and the first-move limit, counted
