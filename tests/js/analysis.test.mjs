@@ -11,14 +11,12 @@
 //
 // Run: tests/js/web.sh build/release/arbiter build/release analysis.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { startServer, cleanup, twoPlayers, play, pgnCheck } from './lib.mjs';
-import { launch, Person, PHONE } from './browser.mjs';
+import { Person, PHONE, pageServer, WEB } from './browser.mjs';
 
-const WEB = process.env.ARBITER_WEB || fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 const PGN = `[Event "Shuffling"]
 [White "Ann"]
@@ -28,15 +26,7 @@ const PGN = `[Event "Shuffling"]
 `;
 
 let server, browser;
-before(async () => {
-  server = await startServer({ args: ['--static', WEB, '--no-engine'] });
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-  await server.stop();
-  cleanup(server.dir);
-});
+pageServer((s, b) => ((server = s), (browser = b)), ['--no-engine']);
 
 async function notes(p) {
   return p.page.locator('#notes').innerText();

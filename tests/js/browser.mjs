@@ -9,9 +9,11 @@
 // console error, page error and failed request is kept, and the tests require there be none.
 
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join as pathJoin } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServer, cleanup } from './lib.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 export const SHOTS = process.env.ARBITER_SHOTS || fileURLToPath(new URL('../../build/web-shots', import.meta.url));
@@ -28,6 +30,30 @@ export async function launch() {
     ],
   });
 }
+
+// The built page (scripts/web.sh), or ARBITER_WEB.
+export const WEB = process.env.ARBITER_WEB || fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+// A test file's server with the page (and `args`) and its browser, started before its tests and
+// stopped after them; `use(server, browser)` receives them once started.
+export function pageServer(use, args = []) {
+  let server, browser;
+  before(async () => {
+    server = await startServer({ args: ['--static', WEB, ...args] });
+    browser = await launch();
+    use(server, browser);
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (server) {
+      await server.stop();
+      cleanup(server.dir);
+    }
+  });
+}
+
+// The game id of a game page's address (/game/ID/...).
+export const gameIdOf = (page) => new URL(page.url()).pathname.split('/')[2];
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 860 };

@@ -9,29 +9,16 @@
 // The person's moves are picked from `arbiter query`'s legal moves of the position the server
 // reports (GET /api/games/ID), and made by clicking the squares.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { startServer, getJson, cleanup, ARBITER } from './lib.mjs';
-import { scene, launch, Person, PHONE } from './browser.mjs';
+import { scene, Person, PHONE, pageServer, WEB, gameIdOf } from './browser.mjs';
 
-const WEB = process.env.ARBITER_WEB || fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 let server, browser;
-before(async () => {
-  server = await startServer({ args: ['--static', WEB] });
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) {
-    await server.stop();
-    cleanup(server.dir);
-  }
-});
+pageServer((s, b) => ((server = s), (browser = b)));
 
-const gameIdOf = (page) => new URL(page.url()).pathname.split('/')[2];
 
 function seeded(seed) {
   let s = seed >>> 0;

@@ -8,26 +8,14 @@
 //
 // Run: sh tests/js/web.sh build/release/arbiter build/release page.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { startServer, createGame, cleanup, sleep, scratch } from './lib.mjs';
-import { scene, launch, Person, PHONE } from './browser.mjs';
+import { scene, Person, PHONE, pageServer, WEB } from './browser.mjs';
 
-const WEB = process.env.ARBITER_WEB || fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 let server, browser;
-before(async () => {
-  server = await startServer({ args: ['--static', WEB] });
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) {
-    await server.stop();
-    cleanup(server.dir);
-  }
-});
+pageServer((s, b) => ((server = s), (browser = b)));
 
 // A game made over HTTP, both seats opened in the browser; answers {g, white, black}.
 async function seated(meet, body, viewports = {}) {

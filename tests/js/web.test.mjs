@@ -10,31 +10,18 @@
 //
 // Run: ARBITER=build/release/arbiter ARBITER_WEB=web/dist node --test tests/js/web.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join as pathJoin } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer, getJson, pgnCheck, cleanup, sleep, scratch } from './lib.mjs';
-import { scene, launch, Person, twoAtBoard, playClicks, PHONE } from './browser.mjs';
+import { scene, Person, twoAtBoard, playClicks, PHONE, pageServer, WEB, gameIdOf } from './browser.mjs';
 
-const WEB = process.env.ARBITER_WEB || fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 let server, browser;
-before(async () => {
-  server = await startServer({ args: ['--static', WEB] });
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) {
-    await server.stop();
-    cleanup(server.dir);
-  }
-});
+pageServer((s, b) => ((server = s), (browser = b)));
 
 
-const gameIdOf = (page) => new URL(page.url()).pathname.split('/')[2];
 
 test('the lobby: every preset, each rule set explained, a custom FIDE control, Chess960', () =>
   scene('lobby', async (meet) => {
