@@ -37,31 +37,10 @@
 
 /* ---- small text builder ---- */
 
-typedef struct sb {
-  char *s;
-  size_t len, cap;
-  int failed;
-} sb;
+/* Text for a person (not JSON), grown in the JSON writer's buffer: srv_jw_raw appends. */
+typedef srv_jw sb;
 
-static void sb_addn(sb *b, const char *t, size_t n) {
-  if (b->failed) return;
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n + 1)
-      cap *= 2;
-    char *s = realloc(b->s, cap);
-    if (!s) {
-      b->failed = 1;
-      return;
-    }
-    b->s = s;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->len, t, n);
-  b->len += n;
-  b->s[b->len] = 0;
-}
-
+static void sb_addn(sb *b, const char *t, size_t n) { srv_jw_raw(b, t, n); }
 static void sb_add(sb *b, const char *t) { sb_addn(b, t, strlen(t)); }
 
 static void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -75,7 +54,7 @@ static void sb_printf(sb *b, const char *fmt, ...) {
   sb_addn(b, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-static const char *sb_str(const sb *b) { return b->s ? b->s : ""; }
+static const char *sb_str(const sb *b) { return b->buf ? b->buf : ""; }
 
 /* A value already in JSON, after a key. */
 static void raw_value(srv_jw *w, const char *json, size_t n) {
@@ -588,11 +567,11 @@ static void laws_write(srv_jw *w, const an_line *l, arb_ruleset rules, uint64_t 
   }
   srv_jw_close(w, ']');
   srv_jw_close(w, '}');
-  free(t.s);
-  free(at.s);
-  free(why.s);
-  free(wt[0].s);
-  free(wt[1].s);
+  free(t.buf);
+  free(at.buf);
+  free(why.buf);
+  free(wt[0].buf);
+  free(wt[1].buf);
 }
 
 /* Plays m at the end of the line; a game already over goes on in a new one from here.  Returns
@@ -710,7 +689,7 @@ static void visit(an *a, arb_tree_node *n, an_line *l, const an_prev *prev) {
   an_prev now;
   laws_write(&w, l, a->rules, &a->budget, prev, &now, &remarks);
   a->laws[id] = srv_jw_take(&w);
-  a->remarks[id] = remarks.s;
+  a->remarks[id] = remarks.buf;
   if (!a->laws[id] || remarks.failed) {
     a->oom = 1;
     return;
@@ -1364,9 +1343,9 @@ static int pgn_http(an *a, json_t *req, char **out) {
         else
           sb_add(&t, "Engine: ");
         line_words(arb_tree_node_position(n), line, nline, 16, &t);
-        arb_status st =
-            t.failed ? ARB_ERR_NO_MEMORY : arb_tree_node_add_comment(n, ARB_TREE_AFTER, t.s, t.len);
-        free(t.s);
+        arb_status st = t.failed ? ARB_ERR_NO_MEMORY
+                                 : arb_tree_node_add_comment(n, ARB_TREE_AFTER, t.buf, t.len);
+        free(t.buf);
         if (st != ARB_OK) return fail(out, 500, "no_resources", "out of memory", 0);
       }
     }
