@@ -380,7 +380,7 @@ arb_result arb__otb_win_for(arb_color c) {
 }
 
 /* The game layer ended the game (mate, stalemate, dead position, fivefold, 75 moves). */
-static void check_game_end(arb_otb *o, arb_otb_decision *d) {
+void arb__otb_check_game_end(arb_otb *o, arb_otb_decision *d) {
   arb_outcome oc = arb_game_outcome(o->game);
   if (oc.result != ARB_RESULT_NONE && !o->over) {
     arb__otb_end_game(o, oc.result, oc.termination, d);
@@ -391,12 +391,7 @@ static void check_game_end(arb_otb *o, arb_otb_decision *d) {
 /* Switches the running clock to `side` without crediting anything (the arbiter's reset, 7.1). */
 void arb__otb_clock_to(arb_otb *o, arb_color side) {
   if (o->clock_side == (int8_t)side) return;
-  if (o->timed && (arb_clock_running(&o->clock) >= 0)) {
-    arb_color other = (arb_color)!side;
-    arb_press_info info;
-    if (arb_clock_press(&o->clock, other, o->now, 0, &info) == ARB_OK && info.credited_ms)
-      arb_clock_adjust(&o->clock, other, -info.credited_ms, o->now);
-  }
+  if (o->timed) arb_clock_hand_over(&o->clock, side, o->now);
   o->clock_side = (int8_t)side;
 }
 
@@ -523,7 +518,7 @@ arb_status arb__otb_make_move(arb_otb *o, arb_move m, arb_square from, arb_squar
   /* the opponent now has the move (1.3): a fresh move in progress */
   arb__otb_reset_progress(o);
   if (e->pub.legal) {
-    check_game_end(o, d);
+    arb__otb_check_game_end(o, d);
     if (o->over) { /* 6.2.1.1: a move that ends the game is completed without a press */
       arb__otb_record_press(o, e);
       d->completed = 1;
@@ -599,19 +594,9 @@ arb_status arb__otb_complete_made(arb_otb *o, int other_hand, arb_otb_decision *
     return arb__otb_illegal_completed(o, (int)(e - o->rec), d);
   }
   arb_move q;
-  if (!e->pub.legal && arb__otb_unfinished_pawn(e, &q) && !arb__otb_is_uscf(o)) {
-    /* 7.5.2: a promotion left unfinished; where the referee rules at once (or casual play) the
-     * queen is put in now, under A.5/B.3 the pawn stands until challenged */
-    e->pub.violation = ARB_OTB_V_PROMOTION_NOT_COMPLETED;
-    arb__otb_set_violation(d, ARB_OTB_V_PROMOTION_NOT_COMPLETED, NULL);
-    if (!arb__otb_challenge_only(o)) {
-      arb_status st = arb__otb_queen_in(o, e, q);
-      if (st) return st;
-      if (arb__otb_is_casual(o)) return ARB_OK;
-    }
-  }
-  if (!e->pub.legal || e->pub.violation == ARB_OTB_V_PROMOTION_NOT_COMPLETED)
-    return arb__otb_illegal_completed(o, (int)(e - o->rec), d);
+  if (!e->pub.legal && arb__otb_unfinished_pawn(e, &q) && !arb__otb_is_uscf(o))
+    return arb__otb_unfinished_completed(o, (int)(e - o->rec), q, d); /* 7.5.2 */
+  if (!e->pub.legal) return arb__otb_illegal_completed(o, (int)(e - o->rec), d);
   if (other_hand && !arb__otb_is_casual(o)) {
     arb__otb_set_violation(d, ARB_OTB_V_CLOCK_OTHER_HAND, arb__otb_is_uscf(o) ? "16C1" : "6.2.3");
     d->penalty_warning = 1;
@@ -688,7 +673,7 @@ static arb_status ev_start(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
   }
   o->clock_side = (int8_t)arb__otb_having_move(o);
   memcpy(o->phys, arb__otb_cur(o)->board, sizeof o->phys);
-  check_game_end(o, d);
+  arb__otb_check_game_end(o, d);
   return ARB_OK;
 }
 

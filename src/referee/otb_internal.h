@@ -121,6 +121,7 @@ arb_status arb__otb_refuse(arb_otb_decision *d, arb_otb_refusal r, arb_status st
                            const char *arg) ARB_HIDDEN;
 void arb__otb_set_violation(arb_otb_decision *d, arb_otb_violation v,
                             const char *article) ARB_HIDDEN;
+void arb__otb_check_game_end(arb_otb *o, arb_otb_decision *d) ARB_HIDDEN;
 void arb__otb_end_game(arb_otb *o, arb_result r, arb_termination t, arb_otb_decision *d) ARB_HIDDEN;
 arb_result arb__otb_win_for(arb_color c) ARB_HIDDEN;
 void arb__otb_clock_to(arb_otb *o, arb_color side) ARB_HIDDEN;
@@ -167,6 +168,8 @@ int arb__otb_challenge_only(const arb_otb *o) ARB_HIDDEN;
 int arb__otb_unfinished_pawn(const entry *e, arb_move *queen) ARB_HIDDEN;
 arb_status arb__otb_queen_in(arb_otb *o, entry *e, arb_move q) ARB_HIDDEN;
 arb_status arb__otb_illegal_completed(arb_otb *o, int idx, arb_otb_decision *d) ARB_HIDDEN;
+arb_status arb__otb_unfinished_completed(arb_otb *o, int idx, arb_move q,
+                                         arb_otb_decision *d) ARB_HIDDEN;
 arb_status arb__otb_unfinished_promotion(arb_otb *o, const arb_otb_event *ev,
                                          arb_otb_decision *d) ARB_HIDDEN;
 arb_status arb__otb_rule_illegal(arb_otb *o, int claimant, int arbiter, int ply,

@@ -174,44 +174,40 @@ arb_status arb__otb_unfinished_promotion(arb_otb *o, const arb_otb_event *ev, ar
   }
   arb_move legal[ARB_MAX_MOVES];
   int n = arb__otb_legal_moves(p, legal);
-  arb_move q = ARB_MOVE_NONE;
+  int queen = 0;
   for (int i = 0; i < n; i++)
-    if (ARB_MOVE_FROM(legal[i]) == from && ARB_MOVE_TO(legal[i]) == to &&
-        ARB_MOVE_KIND(legal[i]) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(legal[i]) == ARB_QUEEN)
-      q = legal[i];
-  if (q == ARB_MOVE_NONE) return 1;
-  if (arb__otb_challenge_only(o)) {
-    /* A.5.2 / B.3: nobody has challenged it yet — the pawn stands on the last rank, a
-     * completed illegal move (made here, completed by the press as it stands) */
-    if (arb__otb_make_move(o, ARB_MOVE_NONE, from, to, ARB_NO_TYPE, 1, ev->t, d)) return 1;
-    d->made = 0;
-    arb__otb_complete_made(o, ev->other_hand, d);
-    return 0;
-  }
-  if (arb__otb_make_move(o, q, 0, 0, 0, 1, ev->t, d)) return 1;
-  entry *e = &o->rec[o->nrec - 1];
-  memcpy(o->phys, arb__otb_cur(o)->board, sizeof o->phys);
-  if (arb__otb_is_casual(o)) { /* a queen, no penalty */
-    if (o->made_idx >= 0) arb__otb_complete_made(o, 0, d);
-    return 0;
-  }
+    queen |= ARB_MOVE_FROM(legal[i]) == from && ARB_MOVE_TO(legal[i]) == to &&
+             ARB_MOVE_KIND(legal[i]) == ARB_MOVE_PROMOTION && ARB_MOVE_PROMO(legal[i]) == ARB_QUEEN;
+  if (!queen) return 1;
+  /* the pawn on the last rank as the board shows it, completed by this press (7.5.2 is ruled
+   * in arb__otb_unfinished_completed, as for the log's move) */
+  if (arb__otb_make_move(o, ARB_MOVE_NONE, from, to, ARB_NO_TYPE, 1, ev->t, d)) return 1;
+  d->made = 0;
+  arb__otb_complete_made(o, ev->other_hand, d);
+  return 0;
+}
+
+/* 7.5.2: entry idx, just completed, left its pawn on the last rank; q is the queen it becomes.
+ * Casual play: the queen, no penalty.  A.5/B.3: the pawn stands until challenged (a pending
+ * illegal move, A.5.4 once the arbiter has seen it).  Elsewhere the queen now, and the ruling
+ * on the illegal move — unless the queen ended the game (a stalemate): then it only counts. */
+arb_status arb__otb_unfinished_completed(arb_otb *o, int idx, arb_move q, arb_otb_decision *d) {
+  entry *e = &o->rec[idx];
+  if (arb__otb_is_casual(o)) return arb__otb_queen_in(o, e, q);
   e->pub.violation = ARB_OTB_V_PROMOTION_NOT_COMPLETED;
   arb__otb_set_violation(d, ARB_OTB_V_PROMOTION_NOT_COMPLETED, NULL);
-  if (o->made_idx >= 0) {
-    o->made_idx = -1;
-    arb__otb_press_clock(o, e->pub.by, 0);
-    arb__otb_record_press(o, e);
+  if (arb__otb_challenge_only(o)) return arb__otb_illegal_completed(o, idx, d);
+  arb_status st = arb__otb_queen_in(o, e, q);
+  if (st) return st;
+  arb__otb_check_game_end(o, d);
+  if (o->over) {
+    if (arb__otb_is_fide(o)) {
+      e->counted = 1;
+      if (o->illegal_count[e->pub.by] < 255) o->illegal_count[e->pub.by]++;
+    }
+    return ARB_OK;
   }
-  d->completed = 1;
-  e->pending = 1;
-  if (!o->over && acts_at_press(o))
-    penalise(o, (int)(e - o->rec), 0, 1, (arb_color)!e->pub.by, d);
-  else if (o->over && arb__otb_is_fide(o)) { /* the game ended with the queen (a stalemate, P05) */
-    e->counted = 1;
-    e->pending = 0;
-    if (o->illegal_count[e->pub.by] < 255) o->illegal_count[e->pub.by]++;
-  }
-  return 0;
+  return arb__otb_illegal_completed(o, idx, d);
 }
 
 /* The latest completed illegal move of `offender` still on the record, or -1. */
