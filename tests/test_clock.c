@@ -1350,3 +1350,26 @@ Test(timecontrol, speed_category) {
   cr_expect_str_eq(arb_speed_name(ARB_SPEED_ULTRABULLET), "ultrabullet");
   cr_expect_str_eq(arb_speed_name((arb_speed)99), "unknown");
 }
+
+/* The arbiter's hand-over (7.5.1 with 6.10.2): 60 s + 2 s a move, after_move.  White moves at
+ * 3 s (60 - 3 + 2 = 59 s), Black's clock runs 4 s, then the arbiter gives the move back to
+ * White: Black keeps the 56 s its clock shows (no increment, no move counted), White's clock
+ * runs from then. */
+Test(clock, hand_over_credits_and_counts_nothing) {
+  arb_time_control tc = simple_tc(60000, 2000, 0, ARB_DELAY_NONE, ARB_MODEL_AFTER_MOVE);
+  arb_clock c;
+  cr_assert_eq(arb_clock_init(&c, &tc), ARB_OK);
+  cr_assert_eq(arb_clock_start(&c, ARB_WHITE, 0), ARB_OK);
+  cr_assert_eq(arb_clock_press(&c, ARB_WHITE, 3000, 0, NULL), ARB_OK);
+  cr_expect_eq(arb_clock_remaining(&c, ARB_WHITE, 3000), 59000);
+  cr_assert_eq(arb_clock_hand_over(&c, ARB_WHITE, 7000), ARB_OK);
+  cr_expect_eq(arb_clock_running(&c), ARB_WHITE);
+  cr_expect_eq(arb_clock_remaining(&c, ARB_BLACK, 7000), 56000);
+  cr_expect_eq(arb_clock_moves(&c, ARB_BLACK), 0);
+  cr_expect_eq(arb_clock_moves(&c, ARB_WHITE), 1);
+  cr_expect_eq(arb_clock_remaining(&c, ARB_WHITE, 8000), 58000);
+  /* the running side already: nothing happens; a bad side is refused */
+  cr_expect_eq(arb_clock_hand_over(&c, ARB_WHITE, 8000), ARB_OK);
+  cr_expect_eq(arb_clock_remaining(&c, ARB_WHITE, 8000), 58000);
+  cr_expect_eq(arb_clock_hand_over(&c, (arb_color)2, 8000), ARB_ERR_ARGUMENT);
+}

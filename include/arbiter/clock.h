@@ -337,6 +337,12 @@ ARB_API arb_status arb_clock_adjust(arb_clock *clock, arb_color side, int64_t de
                                     int64_t now);
 ARB_API arb_status arb_clock_set(arb_clock *clock, arb_color side, int64_t ms, int64_t now);
 
+/* The arbiter's hand-over (7.5.1, 6.10.2, a reinstated position): side's clock runs from now;
+ * the other one, if it ran, stops with the time it shows — nothing credited, its count of
+ * completed moves unchanged.  Nothing to do when side's clock runs already or none runs.
+ * ARB_ERR_TIME_BACKWARDS; ARB_ERR_ARGUMENT for a bad side. */
+ARB_API arb_status arb_clock_hand_over(arb_clock *clock, arb_color side, int64_t now);
+
 /* Corrects a side's count of completed moves (FIDE 6.10.2, 8.6): the period and the moves
  * made in it follow from the count; no time is added or taken.  ARB_ERR_ARGUMENT for a bad
  * side or a count above 10^9. */

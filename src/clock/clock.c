@@ -309,6 +309,19 @@ arb_status arb_clock_set(arb_clock *c, arb_color side, int64_t ms, int64_t now) 
   return ARB_OK;
 }
 
+arb_status arb_clock_hand_over(arb_clock *c, arb_color side, int64_t now) {
+  if (!c || bad_side(side)) return ARB_ERR_ARGUMENT;
+  int running = arb_clock_running(c);
+  if (running < 0 || running == (int)side) return ARB_OK;
+  /* a press, undone in what it credits and counts */
+  uint32_t moves = c->moves[running];
+  arb_press_info info;
+  arb_status s = arb_clock_press(c, (arb_color)running, now, 0, &info);
+  if (s != ARB_OK) return s;
+  if (info.credited_ms) arb_clock_adjust(c, (arb_color)running, -info.credited_ms, now);
+  return arb_clock_set_moves(c, (arb_color)running, moves);
+}
+
 arb_status arb_clock_set_moves(arb_clock *c, arb_color side, uint32_t moves) {
   if (!c || bad_side(side) || moves > 1000000000u) return ARB_ERR_ARGUMENT;
   c->moves[side] = moves;

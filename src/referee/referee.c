@@ -454,19 +454,17 @@ static void flag_falls(arb_referee *ref, arb_color side, int64_t t);
 
 /* The press that completes the made move waiting for it (ref->unpressed), at t: its clock is
  * pressed and its record entry gets the times; *d (may be NULL) says whether it was late. */
-static arb_status complete_press(arb_referee *ref, int64_t t, arb_ref_decision *d) {
+static void complete_press(arb_referee *ref, int64_t t, arb_ref_decision *d) {
   int side = ref->unpressed;
   ref->unpressed = -1;
-  if (!ref->timed || side < 0) return ARB_OK;
   arb_press_info info;
-  arb_status s = arb_clock_press(&ref->clock, (arb_color)side, t, 0, &info);
-  if (s != ARB_OK) return s;
+  if (!ref->timed || side < 0 || arb_clock_press(&ref->clock, (arb_color)side, t, 0, &info))
+    return; /* a clock that cannot take it (the callers tried it on a copy) */
   if (d) d->late = info.late;
   if (ref->unpressed_rec < ref->nrec) {
     ref->rec[ref->unpressed_rec].move_ms = info.move_ms;
     ref->rec[ref->unpressed_rec].clock_ms = arb_clock_remaining(&ref->clock, (arb_color)side, t);
   }
-  return ARB_OK;
 }
 
 /* ARB_REF_PRESS: the press completing ev.by's made move. */
@@ -503,13 +501,7 @@ static int segment_steps(const arb_referee *ref, const arb_game *g, int first) {
  * earlier ones'. */
 static void clock_to_turn(arb_referee *ref, int64_t t) {
   if (!ref->timed) return;
-  arb_color turn = (arb_color)arb_game_position(ref->game)->turn;
-  int running = arb_clock_running(&ref->clock);
-  if (running >= 0 && running != (int)turn) {
-    arb_press_info info;
-    if (arb_clock_press(&ref->clock, (arb_color)running, t, 0, &info) == ARB_OK && info.credited_ms)
-      arb_clock_adjust(&ref->clock, (arb_color)running, -info.credited_ms, t);
-  }
+  arb_clock_hand_over(&ref->clock, (arb_color)arb_game_position(ref->game)->turn, t);
   uint32_t moves[2] = {0, 0};
   for (uint32_t k = 0; k <= ref->nseg; k++) {
     const arb_game *g = k < ref->nseg ? ref->seg[k].game : ref->game;
@@ -619,7 +611,6 @@ static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_dec
    * is completed by this reply, now */
   int made_only = (ev->flags & ARB_REF_MADE_ONLY) != 0;
   int pending = ref->unpressed;
-  e->flags |= ev->flags & ARB_REF_MADE_ONLY;
   if (ref->timed) {
     /* The board and the clock move together or not at all: try the press on a copy first. */
     arb_clock trial = ref->clock;
