@@ -361,7 +361,7 @@ typedef struct move_note {
 static void fastchess_words(const arb_ref_state *st, int64_t overrun, char *fc, size_t len) {
   const arb_outcome o = st->outcome;
   const char *winner = o.result == ARB_RESULT_WHITE_WINS ? "White" : "Black";
-  const char *loser = o.result == ARB_RESULT_WHITE_WINS ? "Black" : "White";
+  const char *by = o.by == ARB_WHITE ? "White" : "Black"; /* who forfeited */
   int draw = o.result == ARB_RESULT_DRAW;
   switch (o.termination) {
   case ARB_TERM_CHECKMATE: snprintf(fc, len, "%s mates", winner); break;
@@ -379,11 +379,10 @@ static void fastchess_words(const arb_ref_state *st, int64_t overrun, char *fc, 
              st->flag_side == ARB_BLACK ? "Black" : "White", (long long)(overrun > 0 ? overrun : 0),
              draw ? "; a draw: the opponent cannot mate (FIDE 6.9)" : "");
     break;
-  case ARB_TERM_CRASH: snprintf(fc, len, "%s disconnects", draw ? "?" : loser); break;
-  case ARB_TERM_STALL: snprintf(fc, len, "%s's connection stalls", loser); break;
+  case ARB_TERM_CRASH: snprintf(fc, len, "%s disconnects", by); break;
+  case ARB_TERM_STALL: snprintf(fc, len, "%s's connection stalls", by); break;
   case ARB_TERM_ILLEGAL_MOVE:
-    snprintf(fc, len, "%s makes an illegal move%s",
-             draw ? (o.by == ARB_WHITE ? "White" : "Black") : loser,
+    snprintf(fc, len, "%s makes an illegal move%s", by,
              draw ? "; a draw: the opponent cannot mate (FIDE 7.5.5)" : "");
     break;
   case ARB_TERM_ADJUDICATION:
