@@ -76,6 +76,17 @@ typedef struct start_fields {
   arb_ref_tag tags[2];
 } start_fields;
 
+/* A "fen" field into *out, accepting the problems in `accept`; 0 with *err set when it cannot. */
+static int read_fen(json_t *fen, unsigned accept, arb_position *out, codec_error *err) {
+  arb_fen_report rep;
+  if (!json_is_string(fen)) return codec_fail(err, "fen_syntax", "\"fen\" must be a string");
+  arb_status s = arb_fen_read_n(out, json_string_value(fen), json_string_length(fen), accept, &rep);
+  if (s != ARB_OK)
+    return codec_fail(err, s == ARB_ERR_FEN_INVALID ? "fen_invalid" : "fen_syntax", "%s",
+                      rep.message);
+  return 1;
+}
+
 static int parse_start(json_t *ev, arb_ruleset default_rules, start_fields *sf, codec_error *err) {
   arb_ref_setup *su = &sf->setup;
   *su = (arb_ref_setup)ARB_REF_SETUP_INIT;
@@ -92,13 +103,7 @@ static int parse_start(json_t *ev, arb_ruleset default_rules, start_fields *sf, 
   if (c960) mode = json_is_true(c960) ? ARB_FEN_READ_CHESS960 : ARB_FEN_READ_STANDARD;
   json_t *fen = json_object_get(ev, "fen");
   if (fen) {
-    arb_fen_report rep;
-    if (!json_is_string(fen)) return codec_fail(err, "fen_syntax", "\"fen\" must be a string");
-    arb_status s =
-        arb_fen_read_n(&sf->pos, json_string_value(fen), json_string_length(fen), mode, &rep);
-    if (s != ARB_OK)
-      return codec_fail(err, s == ARB_ERR_FEN_INVALID ? "fen_invalid" : "fen_syntax", "%s",
-                        rep.message);
+    if (!read_fen(fen, mode, &sf->pos, err)) return 0;
     su->start = &sf->pos;
   } else if (mode) {
     arb_fen_read(&sf->pos, ARB_FEN_START, mode, NULL);
@@ -216,13 +221,9 @@ static int parse_event(json_t *j, const ref_state *st, arb_ref_event *ev, start_
                                        &ev->termination) != ARB_OK))
       return codec_fail(err, "bad_event", "\"termination\" must name an ending (docs/endings.md)");
     if (res) {
-      const char *r = json_string_value(res);
-      ev->result = !r                      ? ARB_RESULT_NONE
-                   : !strcmp(r, "1-0")     ? ARB_RESULT_WHITE_WINS
-                   : !strcmp(r, "0-1")     ? ARB_RESULT_BLACK_WINS
-                   : !strcmp(r, "1/2-1/2") ? ARB_RESULT_DRAW
-                                           : ARB_RESULT_NONE;
-      if (ev->result == ARB_RESULT_NONE)
+      if (!json_is_string(res) ||
+          arb_pgn_result_parse(json_string_value(res), json_string_length(res), &ev->result) ||
+          ev->result == ARB_RESULT_NONE)
         return codec_fail(err, "bad_event", "\"result\" must be \"1-0\", \"0-1\" or \"1/2-1/2\"");
     }
   }
@@ -231,13 +232,7 @@ static int parse_event(json_t *j, const ref_state *st, arb_ref_event *ev, start_
      * in check, a pawn on its last rank) */
     json_t *fen = json_object_get(j, "fen");
     if (fen) {
-      arb_fen_report rep;
-      if (!json_is_string(fen)) return codec_fail(err, "fen_syntax", "\"fen\" must be a string");
-      arb_status s = arb_fen_read_n(&sf->pos, json_string_value(fen), json_string_length(fen),
-                                    ARB_FEN_PROBLEMS_ALL, &rep);
-      if (s != ARB_OK)
-        return codec_fail(err, s == ARB_ERR_FEN_INVALID ? "fen_invalid" : "fen_syntax", "%s",
-                          rep.message);
+      if (!read_fen(fen, ARB_FEN_PROBLEMS_ALL, &sf->pos, err)) return 0;
       ev->position = &sf->pos;
     }
   }
