@@ -61,6 +61,7 @@ test-asan:
 	cmake --preset asan -DARB_PERFT_MAX_NODES=$(SANITIZER_PERFT_NODES) -DARB_DIFF_GAMES=300 >/dev/null
 	cmake --build build/asan -j$(JOBS)
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure -j$(JOBS) -LE deep -E '^(format|consumer_pkgconfig|diff_chessops_pgn_corpus)$$'
 
 test-fresh:

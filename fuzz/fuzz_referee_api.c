@@ -18,7 +18,9 @@
  *     lies after the present time;
  *   - the record grows by one entry per event (two with a flag that fell first) and starts
  *     afresh with each start;
- *   - a forfeit or an adjudication ends the game, with the termination it named;
+ *   - a forfeit or an adjudication ends the game, with the termination it named; after the
+ *     end, only a state or the arbiter's amendment is accepted (its result, arbiter_decision
+ *     or the termination as it was);
  *   - the JSON codec gives the same decision (ok, code, message) and state (ply, result,
  *     termination, clocks).
  * At the end the game's PGN (with [%clk] and [%emt]) must read back through the PGN reader
@@ -217,7 +219,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           FUZZ_CHECK_CTX(st->aborted || st->outcome.termination == ARB_TERM_TIME_FORFEIT, ctx);
       }
       if (before.over && !restarted) {
-        FUZZ_CHECK_CTX(st->over && st->outcome.result == before.outcome.result, ctx);
+        FUZZ_CHECK_CTX(st->over, ctx);
+        if (!(ev.kind == ARB_REF_ADJUDICATE && s == ARB_OK)) /* the arbiter's amendment */
+          FUZZ_CHECK_CTX(st->outcome.result == before.outcome.result, ctx);
         if (ev.kind == ARB_REF_MOVE && (ev.text || ev.move))
           FUZZ_CHECK_CTX(d.refusal == ARB_REF_GAME_OVER || d.refusal == ARB_REF_BAD_EVENT ||
                              d.refusal == ARB_REF_TIME_BACKWARDS,
@@ -245,10 +249,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK_CTX(en.kind == ev.kind && en.status == s && d.seq == at, ctx);
         FUZZ_CHECK_CTX(grown == at + 1 + d.premove.played, ctx);
       }
-      if ((ev.kind == ARB_REF_FORFEIT || ev.kind == ARB_REF_ADJUDICATE) && s == ARB_OK)
+      /* over before the event: already, or by a flag that fell first (a tick recorded) */
+      arb_ref_entry first;
+      int over_first = before.over || (!restarted && before.has_game && ev.kind != ARB_REF_TICK &&
+                                       arb_referee_record_at(ref, nrec, &first) == ARB_OK &&
+                                       first.kind == ARB_REF_TICK && first.ended);
+      if ((ev.kind == ARB_REF_FORFEIT || ev.kind == ARB_REF_ADJUDICATE) && s == ARB_OK &&
+          !over_first)
         FUZZ_CHECK_CTX(d.ended && st->over && st->outcome.termination == ev.termination &&
                            (ev.kind == ARB_REF_ADJUDICATE || st->outcome.by == ev.side),
                        ctx);
+      /* after the end, only the arbiter's amendment: the result, and arbiter_decision or the
+       * termination as it was */
+      if (s == ARB_OK && over_first && !restarted)
+        FUZZ_CHECK_CTX(
+            ev.kind == ARB_REF_STATE || ev.kind == ARB_REF_TICK ||
+                (ev.kind == ARB_REF_ADJUDICATE && st->over && st->outcome.result == ev.result &&
+                 st->outcome.termination ==
+                     (ev.termination == ARB_TERM_NONE
+                          ? (before.over ? before.outcome.termination : ARB_TERM_TIME_FORFEIT)
+                          : ARB_TERM_ARBITER)),
+            ctx);
       /* a premove is played only after an accepted move, by the other side, at no cost */
       if (d.premove.played) {
         FUZZ_CHECK_CTX(ev.kind == ARB_REF_MOVE && s == ARB_OK, ctx);

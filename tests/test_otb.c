@@ -282,21 +282,82 @@ Test(otb, quickplay_no_normal_means_needs_the_arbiter) {
   arb_otb_free(v.o);
 }
 
+/* Blitz 3+2, White's rook against the bare king: Rh7 made at white_at, Kd8 at black_at (each
+ * pressed half a second later) */
+static const arb_otb_decision *rook_blitz(drv *v, int64_t white_at, int64_t black_at) {
+  drv_start(v, "4k3/8/8/8/8/8/8/4K2R w K - 0 1", ARB_OTB_FIDE_BLITZ, ARB_OTB_SUP_B3, "180+2", 0);
+  v->t = white_at - 500;
+  const arb_otb_decision *d = move_press(v, ARB_WHITE, "h1h7");
+  cr_assert_eq(d->running, ARB_BLACK);
+  v->t = black_at - 500;
+  return move_press(v, ARB_BLACK, "e8d8");
+}
+
 Test(otb, flag_only_when_called) {
   drv v;
-  drv_start(&v, "4k3/8/8/8/8/8/8/4K2R w K - 0 1", ARB_OTB_FIDE_BLITZ, ARB_OTB_SUP_B3, "180+2", 0);
-  v.t = 170000;
-  const arb_otb_decision *d = move_press(&v, ARB_WHITE, "h1h7");
-  cr_assert_eq(d->running, ARB_BLACK);
-  v.t = 400000;                          /* Black's flag is long down */
-  d = move_press(&v, ARB_BLACK, "e8d8"); /* an unclaimed flag does not stop play (6.8) */
+  /* Black's flag is long down at 400 s: an unclaimed flag does not stop play (6.8) */
+  const arb_otb_decision *d = rook_blitz(&v, 170000, 400000);
   cr_assert(d->completed && !d->over);
   d = claim(&v, ARB_BLACK, ARB_OTB_M_FLAG, 0); /* Black claims White's flag: not down */
   cr_assert_eq(d->claim_valid, 0);
   v.t = 600000;
-  d = claim(&v, ARB_BLACK, ARB_OTB_M_FLAG, 0); /* now it is: Black has a bare king → draw */
+  /* Now White's is down too — but Black's fell first (at 350.5 s; White's, 180 - 170.5 + 2 =
+   * 11.5 s left from 400.5 s, at 412 s): a clock knows the order, and the flag that fell first
+   * decides (the referee's rule for both flags; Guidelines III.3.1 draws only when the order
+   * cannot be told, and a FIDE-mode clock freezes the other side at the first flag).  White has
+   * a rook: 1-0 on Black's flag. */
+  d = claim(&v, ARB_BLACK, ARB_OTB_M_FLAG, 0);
   cr_assert_eq(d->claim_valid, 1);
+  cr_assert(d->over);
+  cr_assert_eq(d->outcome.termination, ARB_TERM_TIME_FORFEIT);
+  cr_assert_eq(d->outcome.result, ARB_RESULT_WHITE_WINS);
+  arb_otb_free(v.o);
+}
+
+Test(otb, every_answer_shows_the_clock_at_its_time) {
+  /* a touch goes no further than the board and the hands, but its answer shows the clock at
+   * the touch's time: 300 s, White's running from 0, touched at 10.5 s */
+  drv v;
+  drv_start(&v, NULL, ARB_OTB_FIDE, ARB_OTB_SUP_DEFAULT, "300", 0);
+  v.t = 10000;
+  const arb_otb_decision *d = ev_log(&v, ARB_OTB_TOUCH, ARB_WHITE, "e2");
+  cr_assert_eq(d->remaining_ms[ARB_WHITE], 289500);
+  cr_assert_eq(d->remaining_ms[ARB_BLACK], 300000);
+  d = ev_log(&v, ARB_OTB_MOVE, ARB_WHITE, "e2e4"); /* made at 11 s, its press to come */
+  cr_assert_eq(d->remaining_ms[ARB_WHITE], 289000);
+  d = ev_log(&v, ARB_OTB_PRESS, ARB_WHITE, NULL); /* pressed at 11.5 s */
+  cr_assert_eq(d->remaining_ms[ARB_WHITE], 288500);
+  d = ev_log(&v, ARB_OTB_TOUCH, ARB_BLACK, "e7"); /* Black's clock from 11.5 s, at 12 s */
+  cr_assert_eq(d->remaining_ms[ARB_BLACK], 299500);
+  cr_assert_eq(d->remaining_ms[ARB_WHITE], 288500);
+  arb_otb_free(v.o);
+}
+
+Test(otb, flag_claimed_draws_when_the_claimant_cannot_mate) {
+  drv v;
+  rook_blitz(&v, 1500, 2500);
+  v.t =
+      200000; /* White's flag is down, Black's is not: Black, with a bare king, cannot win (6.9) */
+  const arb_otb_decision *d = claim(&v, ARB_BLACK, ARB_OTB_M_FLAG, 0);
+  cr_assert_eq(d->claim_valid, 1);
+  cr_assert_eq(d->outcome.termination, ARB_TERM_TIME_FORFEIT);
   cr_assert_eq(d->outcome.result, ARB_RESULT_DRAW);
+  arb_otb_free(v.o);
+}
+
+Test(otb, flag_seen_in_an_untimed_game) {
+  drv v;
+  drv_start(&v, "4k3/8/8/8/8/8/8/4K2R w K - 0 1", ARB_OTB_FIDE, ARB_OTB_SUP_DEFAULT, NULL, 0);
+  const arb_otb_decision *d = claim(&v, ARB_WHITE, ARB_OTB_M_FLAG, 0);
+  cr_assert_eq(d->claim_valid, 0, "no flag shown: nothing to claim");
+  cr_assert(!d->over);
+  arb_otb_event ev = ARB_OTB_EVENT_INIT(ARB_OTB_FLAG_SHOWN, v.t += 100);
+  ev.side = ARB_BLACK;
+  cr_assert_eq(arb_otb_event_apply(v.o, &ev, &v.d), ARB_OK);
+  d = claim(&v, ARB_WHITE, ARB_OTB_M_FLAG, 0);
+  cr_assert_eq(d->claim_valid, 1);
+  cr_assert_eq(d->outcome.termination, ARB_TERM_TIME_FORFEIT);
+  cr_assert_eq(d->outcome.result, ARB_RESULT_WHITE_WINS);
   arb_otb_free(v.o);
 }
 

@@ -89,6 +89,14 @@ static arb_ref_decision adjust(arb_referee *r, int side, int64_t ms, int set, in
   return d;
 }
 
+static arb_ref_decision reinstate(arb_referee *r, int ply, int64_t t) {
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_REINSTATE, t);
+  ev.ply = ply;
+  arb_ref_decision d;
+  arb_referee_event(r, &ev, &d);
+  return d;
+}
+
 static void moves(arb_referee *r, const char *const *list, size_t n, int64_t t0, int64_t step) {
   for (size_t i = 0; i < n; i++) {
     arb_ref_decision d = move(r, list[i], t0 + (int64_t)i * step);
@@ -973,6 +981,52 @@ Test(referee_api, lag_compensation) {
   arb_referee_free(r);
 }
 
+Test(referee_api, a_pause_in_the_flags_grace) {
+  /* as above: Black's flag at 190.2 s, its grace 2 s.  The arbiter pauses at 191 s, inside
+   * the grace: the flag stays down (a pause lifts no flag) and its grace still ends at
+   * 192.2 s, when the server sees it — not at once, as if the paused clock had none */
+  arb_referee *r = fresh(ARB_RULES_ONLINE);
+  start_online(r, "3+0", 1, 0);
+  MOVES(r, 100, 100, "e4", "e5");
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_MOVE, 10200);
+  ev.text = "Nf3";
+  ev.text_len = 3;
+  ev.lag_ms = 3000;
+  arb_ref_decision d;
+  arb_referee_event(r, &ev, &d);
+  cr_assert_eq(d.state.deadline, 192201);
+  d = event(r, ARB_REF_PAUSE, -1, 191000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert(!d.state.over);
+  cr_assert_eq(d.state.deadline, 192201);
+  d = event(r, ARB_REF_STATE, -1, 192200);
+  cr_assert(!d.state.over);
+  d = event(r, ARB_REF_STATE, -1, 192201);
+  cr_assert(d.state.over);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_TIME_FORFEIT);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_WHITE_WINS);
+  arb_referee_free(r);
+}
+
+Test(referee_api, a_reinstatement_before_the_second_ply_restarts_the_first_move_limit) {
+  /* a 15 s first-move limit: e4 and e5 made, then the position before e4 reinstated at 30 s:
+   * White's first move is due by 45 s (not by the old limit, long past), then the game is
+   * aborted */
+  arb_referee *r = fresh(ARB_RULES_ONLINE);
+  start_online(r, "3+0", 0, 15000);
+  MOVES(r, 1000, 1000, "e4", "e5");
+  arb_ref_decision d = reinstate(r, 1, 30000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.ply, 0);
+  cr_assert(!d.state.over);
+  cr_assert_eq(d.state.deadline, 45001);
+  d = event(r, ARB_REF_STATE, -1, 45000);
+  cr_assert(!d.state.over);
+  d = event(r, ARB_REF_STATE, -1, 45001);
+  cr_assert(d.state.over && d.state.aborted);
+  arb_referee_free(r);
+}
+
 Test(referee_api, auto_queen) {
   arb_referee *r = fresh(ARB_RULES_FIDE);
   start(r, ARB_RULES_FIDE, "8/P7/8/8/8/8/8/k6K w - - 0 1", NULL, ARB_REF_NO_TIME);
@@ -1136,19 +1190,24 @@ Test(referee_api, adjudications) {
   arb_referee_free(r);
 }
 
+/* UCI moves from the start position into out[] (a setup's moves) */
+static void book_moves(const char *const *uci, int n, arb_move *out) {
+  arb_position p;
+  arb_position_startpos(&p);
+  for (int i = 0; i < n; i++) {
+    cr_assert_eq(arb_move_read(&p, uci[i], strlen(uci[i]), 0, &out[i], NULL), ARB_OK, "%s", uci[i]);
+    arb_undo u;
+    arb_make_move(&p, out[i], &u);
+  }
+}
+
 Test(referee_api, setup_moves_count_for_repetition_not_on_the_clock) {
   /* Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 as the setup's moves (an opening book): Black's Ng8 would
    * bring the start position back a third time (FIDE 9.2.1: a claim with the intended move) —
    * only if the book's moves count for repetitions */
   const char *book[] = {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"};
   arb_move mv[7];
-  arb_position p;
-  arb_position_startpos(&p);
-  for (int i = 0; i < 7; i++) {
-    cr_assert_eq(arb_move_read(&p, book[i], 4, 0, &mv[i], NULL), ARB_OK);
-    arb_undo u;
-    arb_make_move(&p, mv[i], &u);
-  }
+  book_moves(book, 7, mv);
   arb_referee *r = fresh(ARB_RULES_FIDE);
   arb_time_control tc;
   cr_assert_eq(arb_tc_parse("1m", 2, ARB_TC_HUMAN, &tc, NULL), ARB_OK);
@@ -1231,14 +1290,6 @@ static arb_ref_decision made(arb_referee *r, const char *text, int64_t t) {
   return d;
 }
 
-static arb_ref_decision reinstate(arb_referee *r, int ply, int64_t t) {
-  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_REINSTATE, t);
-  ev.ply = ply;
-  arb_ref_decision d;
-  arb_referee_event(r, &ev, &d);
-  return d;
-}
-
 Test(referee_api, a_move_made_then_pressed) {
   arb_referee *r = fresh(ARB_RULES_FIDE);
   start(r, ARB_RULES_FIDE, NULL, "1m+2s", 0);
@@ -1316,15 +1367,21 @@ Test(referee_api, a_made_move_that_ends_the_game_needs_no_press) {
   arb_referee_free(r);
 }
 
-static arb_ref_decision continue_from(arb_referee *r, int by, const char *fen, int64_t t) {
+static arb_ref_decision continue_with(arb_referee *r, int by, const char *fen, unsigned flags,
+                                      int64_t t) {
   arb_position p;
   cr_assert_eq(arb_fen_read(&p, fen, ARB_FEN_PROBLEMS_ALL, NULL), ARB_OK, "%s", fen);
   arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_CONTINUE_FROM, t);
   ev.by = (int8_t)by;
   ev.position = &p;
+  ev.flags = flags;
   arb_ref_decision d;
   arb_referee_event(r, &ev, &d);
   return d;
+}
+
+static arb_ref_decision continue_from(arb_referee *r, int by, const char *fen, int64_t t) {
+  return continue_with(r, by, fen, 0, t);
 }
 
 Test(referee_api, play_goes_on_from_an_illegal_board_and_is_reinstated) {
@@ -1374,4 +1431,273 @@ Test(referee_api, play_goes_on_from_an_illegal_board_and_is_reinstated) {
   cr_assert_eq(reinstate(r, 3, 7000).refusal, ARB_REF_BAD_EVENT);
   cr_assert_eq(continue_from(r, ARB_BLACK, board, 7000).refusal, ARB_REF_NOT_YOUR_TURN);
   arb_referee_free(r);
+}
+
+static arb_ref_decision continue_made(arb_referee *r, int by, const char *fen, int64_t t) {
+  return continue_with(r, by, fen, ARB_REF_MADE_ONLY, t);
+}
+
+Test(referee_api, an_illegal_move_made_then_pressed_or_replied_to) {
+  /* over the board, an illegal move is made like any move (FIDE 4.7) and completed by its
+   * press (6.2.1) or by the opponent's reply; until then the mover's clock runs */
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, NULL, "1m+2s", 0);
+  move(r, "e4", 1000); /* White 62 - 1 + 2 = 63 s */
+  const char *board = "rnb1kbnr/pppppppp/8/8/4P2q/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2";
+  /* White does not have the move: refused */
+  cr_assert_eq(continue_made(r, ARB_WHITE, board, 2000).refusal, ARB_REF_NOT_YOUR_TURN);
+  /* Black's queen jumps d8-h4 at 3 s, made only */
+  arb_ref_decision d = continue_made(r, ARB_BLACK, board, 3000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.turn, ARB_WHITE);
+  cr_assert_eq(d.state.unpressed, ARB_BLACK);
+  cr_assert_eq(d.state.running, ARB_BLACK);
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 60000); /* 62 - 2, no increment yet */
+  char fen[ARB_FEN_MAX];
+  cr_assert_str_eq(fen_of(r, fen), board);
+  /* the press at 4 s: 62 - 3 + 2 = 61 s */
+  d = event(r, ARB_REF_PRESS, ARB_BLACK, 4000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.unpressed, -1);
+  cr_assert_eq(d.state.running, ARB_WHITE);
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 61000);
+  /* the arbiter reinstates the position before it (step 2) at 4.5 s: White's clock ran 0.5 s */
+  d = reinstate(r, 2, 4500);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.running, ARB_BLACK);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 62500);
+  /* the same jump made at 5 s, and White replies d4 at 6 s before Black pressed: the reply
+   * completes it then (61 - 1.5 + 2 = 61.5 s) and White's clock ran 0 ms (62.5 + 2) */
+  d = continue_made(r, ARB_BLACK, board, 5000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  d = move(r, "d4", 6000);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.remaining_ms[ARB_BLACK], 61500);
+  cr_assert_eq(d.state.remaining_ms[ARB_WHITE], 64500);
+  cr_assert_eq(d.state.unpressed, -1);
+  cr_assert_eq(d.state.running, ARB_BLACK);
+  arb_referee_free(r);
+}
+
+Test(referee_api, a_board_an_illegal_move_left_ends_nothing_the_arbiters_does) {
+  /* Black's queen jumps h6-c2 (no line): White, to move, has no legal move and is not in
+   * check.  Stalemate is about the player to move having no *legal* move after a move
+   * (5.2.1): a board an illegal move left ends nothing by itself; the arbiter rules on it.
+   * The same board set up by the arbiter (no "by") is a stalemate. */
+  const char *before = "k7/8/7q/8/8/8/8/K7 b - - 0 1";
+  const char *board = "k7/8/8/8/8/8/2q5/K7 w - - 1 2";
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, before, NULL, 0);
+  arb_ref_decision d = continue_from(r, ARB_BLACK, board, 0);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert(!d.state.over);
+  cr_assert_eq(d.state.turn, ARB_WHITE);
+  /* the arbiter reinstates the position before the illegal move: play goes on */
+  d = reinstate(r, 1, 0);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  char fen[ARB_FEN_MAX];
+  cr_assert_str_eq(fen_of(r, fen), before);
+  arb_referee_free(r);
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, before, NULL, 0);
+  d = continue_from(r, -1, board, 0);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert(d.state.over);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_STALEMATE);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_DRAW);
+  arb_referee_free(r);
+}
+
+/* an event with the over-the-board fields: by (also the side), flags, termination, result */
+static arb_ref_decision otb_event(arb_referee *r, arb_ref_kind kind, int by, unsigned flags,
+                                  arb_termination t, arb_result res) {
+  arb_ref_event ev = ARB_REF_EVENT_INIT(kind, 0);
+  ev.by = ev.side = (int8_t)by;
+  ev.flags = flags;
+  ev.termination = t;
+  ev.result = res;
+  arb_ref_decision d;
+  arb_referee_event(r, &ev, &d);
+  return d;
+}
+
+static arb_ref_decision flag_seen(arb_referee *r, int side, int seen) {
+  return otb_event(r, ARB_REF_FLAG, side, seen ? ARB_REF_FLAG_SEEN : 0, ARB_TERM_NONE,
+                   ARB_RESULT_NONE);
+}
+
+Test(referee_api, a_flag_seen_on_a_clock_the_referee_does_not_keep) {
+  /* over the board without a control given, the clock is the players': a flag counts when the
+   * arbiter sees it (6.8); the verdict is 6.9's — a loss, or a draw when the opponent cannot
+   * checkmate by any series of legal moves */
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, "7k/8/8/8/8/8/8/R3K3 w - - 0 1", NULL, 0);
+  arb_ref_decision d = flag_seen(r, ARB_BLACK, 0);
+  cr_assert_eq(d.refusal, ARB_REF_NOT_ALLOWED); /* a flag said to fall, not seen: no clock */
+  cr_assert(!d.state.over);
+  d = flag_seen(r, ARB_BLACK, 1);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_TIME_FORFEIT);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_WHITE_WINS);
+  cr_assert_eq(flag_seen(r, ARB_WHITE, 1).refusal, ARB_REF_GAME_OVER);
+  arb_referee_free(r);
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, "7k/8/8/8/8/8/8/R3K3 w - - 0 1", NULL, 0);
+  d = flag_seen(r, ARB_WHITE, 1); /* Black has a bare king */
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_TIME_FORFEIT);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_DRAW);
+  arb_referee_free(r);
+}
+
+static arb_ref_decision ruling(arb_referee *r, int by, arb_termination t, arb_result res) {
+  return otb_event(r, ARB_REF_ADJUDICATE, by, 0, t, res);
+}
+
+Test(referee_api, the_arbiters_rulings_and_the_signed_result) {
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  /* a dead position (5.2.2) only when it is one: K+R v K is not */
+  start(r, ARB_RULES_FIDE, "7k/8/8/8/8/8/8/R3K3 w - - 0 1", NULL, 0);
+  arb_ref_decision d = ruling(r, ARB_WHITE, ARB_TERM_DEAD_POSITION, ARB_RESULT_NONE);
+  cr_assert_eq(d.refusal, ARB_REF_NOT_ALLOWED);
+  cr_assert(!d.state.over);
+  arb_referee_free(r);
+  /* the online rule set ends only the material classes by itself: a wall of locked pawns no
+   * king can pass (nothing can move but the kings, each on its own side) is for a claim */
+  r = fresh(ARB_RULES_ONLINE);
+  d = start(r, ARB_RULES_ONLINE, "k7/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/K7 w - - 0 1", NULL, 0);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert(!d.state.over);
+  d = ruling(r, ARB_WHITE, ARB_TERM_DEAD_POSITION, ARB_RESULT_NONE);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_DRAW);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_DEAD_POSITION);
+  arb_referee_free(r);
+  /* an agreement and an illegal position (A.5.4) are draws, a resignation and a claimed
+   * illegal move (US Chess blitz) wins: the other results are refused */
+  static const struct {
+    arb_termination t;
+    arb_result bad, good;
+  } kinds[] = {
+      {ARB_TERM_AGREEMENT, ARB_RESULT_WHITE_WINS, ARB_RESULT_DRAW},
+      {ARB_TERM_ILLEGAL_POSITION, ARB_RESULT_BLACK_WINS, ARB_RESULT_DRAW},
+      {ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL, ARB_RESULT_WHITE_WINS, ARB_RESULT_DRAW},
+      {ARB_TERM_RESIGNATION, ARB_RESULT_DRAW, ARB_RESULT_WHITE_WINS},
+      {ARB_TERM_ILLEGAL_MOVE_CLAIMED, ARB_RESULT_DRAW, ARB_RESULT_BLACK_WINS},
+  };
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+    r = fresh(ARB_RULES_FIDE);
+    start(r, ARB_RULES_FIDE, NULL, NULL, 0);
+    cr_assert_eq(ruling(r, ARB_BLACK, kinds[i].t, kinds[i].bad).refusal, ARB_REF_BAD_EVENT,
+                 "case %zu", i);
+    d = ruling(r, ARB_BLACK, kinds[i].t, kinds[i].good);
+    cr_assert_eq(d.status, ARB_OK, "case %zu: %s", i, d.message);
+    cr_assert_eq(d.state.outcome.termination, kinds[i].t);
+    cr_assert_eq(d.state.outcome.result, kinds[i].good);
+    cr_assert_eq(d.state.outcome.by, ARB_BLACK);
+    arb_referee_free(r);
+  }
+  /* after the end: the players signed 1-0 for Black's resignation; the arbiter changes only
+   * the result (the termination stands, 8.7), then decides otherwise (arbiter_decision);
+   * another ending is refused */
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, NULL, NULL, 0);
+  event(r, ARB_REF_RESIGN, ARB_BLACK, 0);
+  d = ruling(r, -1, ARB_TERM_NONE, ARB_RESULT_BLACK_WINS);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_BLACK_WINS);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_RESIGNATION);
+  d = ruling(r, -1, ARB_TERM_ARBITER, ARB_RESULT_DRAW);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.outcome.result, ARB_RESULT_DRAW);
+  cr_assert_eq(d.state.outcome.termination, ARB_TERM_ARBITER);
+  cr_assert_eq(ruling(r, -1, ARB_TERM_AGREEMENT, ARB_RESULT_DRAW).refusal, ARB_REF_GAME_OVER);
+  char *pgn = pgn_of(r);
+  cr_assert(strstr(pgn, "[Result \"1/2-1/2\"]"), "%s", pgn);
+  free(pgn);
+  /* before the end, a result alone is not a ruling */
+  arb_referee_free(r);
+  r = fresh(ARB_RULES_FIDE);
+  start(r, ARB_RULES_FIDE, NULL, NULL, 0);
+  cr_assert_eq(ruling(r, -1, ARB_TERM_NONE, ARB_RESULT_DRAW).refusal, ARB_REF_BAD_EVENT);
+  arb_referee_free(r);
+}
+
+Test(referee_api, reinstated_into_the_setups_moves) {
+  /* the setup's moves e4 e5 Nf3, then Nc6: step 1 is Nc6; step 0 is the position before
+   * Nf3 (the setup's last move), -2 the start; 1 - 3 - 1 = -3 is refused */
+  const char *book[] = {"e2e4", "e7e5", "g1f3"};
+  arb_move mv[3];
+  book_moves(book, 3, mv);
+  arb_referee *r = fresh(ARB_RULES_FIDE);
+  arb_ref_setup su = ARB_REF_SETUP_INIT;
+  su.moves = mv;
+  su.move_count = 3;
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_START, 0);
+  ev.setup = &su;
+  arb_ref_decision d;
+  cr_assert_eq(arb_referee_event(r, &ev, &d), ARB_OK, "%s", d.message);
+  cr_assert_eq(move(r, "Nc6", 0).status, ARB_OK);
+  cr_assert_eq(reinstate(r, -3, 0).refusal, ARB_REF_BAD_EVENT);
+  d = reinstate(r, 0, 0);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  char fen[ARB_FEN_MAX];
+  cr_assert_str_eq(fen_of(r, fen), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  cr_assert_eq(d.state.ply, 2);
+  /* the game goes on from there: Nc3, and its step is now 1 */
+  cr_assert_eq(move(r, "Nc3", 0).status, ARB_OK);
+  d = reinstate(r, 1, 0);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.ply, 2);
+  d = reinstate(r, -1, 0);
+  cr_assert_eq(d.status, ARB_OK, "%s", d.message);
+  cr_assert_eq(d.state.ply, 0);
+  cr_assert_str_eq(fen_of(r, fen), FOOLS);
+  char *pgn = pgn_of(r);
+  cr_assert(!strstr(pgn, "e4"), "%s", pgn);
+  free(pgn);
+  arb_referee_free(r);
+}
+
+/* the codec's words for the over-the-board rulings: a seen flag, a signed result amended,
+ * a made-only illegal board, a reinstatement into the setup's moves */
+static json_t *answer(ref_state *st, const char *line) {
+  char *ans = referee_answer(st, line, strlen(line), 1);
+  json_error_t jerr;
+  json_t *a = json_loads(ans, 0, &jerr);
+  cr_assert_not_null(a, "%s", ans);
+  free(ans);
+  return a;
+}
+
+static void expect(ref_state *st, const char *line, int ok, const char *key, const char *want) {
+  json_t *a = answer(st, line);
+  cr_assert_eq(json_is_true(json_object_get(a, "ok")), ok, "%s", line);
+  if (key) {
+    json_t *v = json_object_get(a, key);
+    if (!ok) v = json_object_get(json_object_get(a, "error"), "code");
+    cr_assert_str_eq(json_string_value(v), want, "%s", line);
+  }
+  json_decref(a);
+}
+
+Test(referee_api, the_json_codec_says_the_arbiters_rulings) {
+  ref_state *st = ref_state_new(ARB_RULES_FIDE);
+  expect(st, "{\"type\":\"start\",\"fen\":\"7k/8/8/8/8/8/8/R3K3 w - - 0 1\"}", 1, NULL, NULL);
+  expect(st, "{\"type\":\"flag\",\"side\":\"black\"}", 0, "", "not_allowed");
+  expect(st, "{\"type\":\"flag\",\"side\":\"black\",\"seen\":1}", 0, "", "bad_event");
+  expect(st, "{\"type\":\"flag\",\"side\":\"black\",\"seen\":true}", 1, "termination",
+         "time_forfeit");
+  expect(st, "{\"type\":\"adjudicate\",\"result\":\"1/2-1/2\"}", 1, "result", "1/2-1/2");
+  expect(st, "{\"type\":\"state\"}", 1, "termination", "time_forfeit");
+  expect(st, "{\"type\":\"adjudicate\",\"result\":\"0-1\",\"termination\":\"arbiter_decision\"}", 1,
+         "termination", "arbiter_decision");
+  expect(st, "{\"type\":\"start\",\"moves\":[\"e4\",\"e5\"]}", 1, NULL, NULL);
+  expect(st,
+         "{\"type\":\"continue_from\",\"by\":\"white\",\"made_only\":true,"
+         "\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPQPPP/RNB1KBNR b KQkq - 1 2\"}",
+         1, "fen", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPQPPP/RNB1KBNR b KQkq - 1 2");
+  expect(st, "{\"type\":\"reinstate\",\"ply\":-2}", 0, "", "bad_event");
+  expect(st, "{\"type\":\"reinstate\",\"ply\":0}", 1, "fen",
+         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  ref_state_free(st);
 }

@@ -69,11 +69,14 @@ void ref_state_free(ref_state *st) {
 }
 
 /* A start event's fields: the setup, with the position, time control and tags it points to. */
+#define START_MOVES_MAX 1024
+
 typedef struct start_fields {
   arb_ref_setup setup;
   arb_position pos;
   arb_time_control tc;
   arb_ref_tag tags[2];
+  arb_move moves[START_MOVES_MAX]; /* "moves": the setup's (a book's), from the start */
 } start_fields;
 
 /* A "fen" field into *out, accepting the problems in `accept`; 0 with *err set when it cannot. */
@@ -108,6 +111,29 @@ static int parse_start(json_t *ev, arb_ruleset default_rules, start_fields *sf, 
   } else if (mode) {
     arb_fen_read(&sf->pos, ARB_FEN_START, mode, NULL);
     su->start = &sf->pos;
+  }
+  /* "moves": the setup's moves (SAN or UCI) from that position: they count for repetitions,
+   * not on the clock, and a reinstatement may reach back into them */
+  json_t *mvs = json_object_get(ev, "moves");
+  if (mvs) {
+    if (!json_is_array(mvs) || json_array_size(mvs) > START_MOVES_MAX)
+      return codec_fail(err, "bad_event", "\"moves\" must be a list of at most %d moves",
+                        START_MOVES_MAX);
+    arb_position p;
+    if (su->start)
+      p = *su->start;
+    else
+      arb_position_startpos(&p);
+    for (size_t i = 0; i < json_array_size(mvs); i++) {
+      json_t *m = json_array_get(mvs, i);
+      if (!json_is_string(m) || arb_move_read(&p, json_string_value(m), json_string_length(m), 0,
+                                              &sf->moves[i], NULL) != ARB_OK)
+        return codec_fail(err, "illegal_move", "\"moves\": move %zu is not legal there", i + 1);
+      arb_undo u;
+      arb_make_move(&p, sf->moves[i], &u);
+    }
+    su->moves = sf->moves;
+    su->move_count = json_array_size(mvs);
   }
   json_t *nd = json_object_get(ev, "no_draw_before");
   if (nd && (!json_is_integer(nd) || json_integer_value(nd) < 0 ||
@@ -192,9 +218,15 @@ static int parse_event(json_t *j, const ref_state *st, arb_ref_event *ev, start_
   if (mo && !json_is_boolean(mo))
     return codec_fail(err, "bad_event", "\"made_only\" must be true or false");
   if (json_is_true(mo)) ev->flags |= ARB_REF_MADE_ONLY;
-  if (ply &&
-      (!json_is_integer(ply) || json_integer_value(ply) < 1 || json_integer_value(ply) > 100000))
-    return codec_fail(err, "bad_event", "\"ply\" must be a ply number (1 or more)");
+  /* an untimed game's flag: "seen": true, the arbiter saw it down (6.8) */
+  json_t *seen = json_object_get(j, "seen");
+  if (seen && !json_is_boolean(seen))
+    return codec_fail(err, "bad_event", "\"seen\" must be true or false");
+  if (json_is_true(seen)) ev->flags |= ARB_REF_FLAG_SEEN;
+  if (ply && (!json_is_integer(ply) || json_integer_value(ply) < -100000 ||
+              json_integer_value(ply) > 100000))
+    return codec_fail(err, "bad_event",
+                      "\"ply\" must be a step number (1 or more; 0 or less: the setup's moves)");
   if (ply) ev->ply = (int)json_integer_value(ply);
   if (lag && (!json_is_integer(lag) || json_integer_value(lag) < 0 ||
               json_integer_value(lag) > ARB_CLOCK_MS_MAX))

@@ -26,7 +26,7 @@ static void referee_usage(FILE *out) {
       "event's time in milliseconds, never going back, required in timed games):\n"
       "  {\"type\":\"start\", \"rules\":R, \"fen\":FEN, \"white\":NAME, \"black\":NAME,\n"
       "   \"no_draw_before\":N, \"chess960\":BOOL, \"control\":TC | \"timecontrol\":PGN_TC,\n"
-      "   \"clock\":\"after_move\"|\"before_move\"|\"online\", \"t\":MS}\n"
+      "   \"clock\":\"after_move\"|\"before_move\"|\"online\", \"moves\":[M,...], \"t\":MS}\n"
       "                a new game (without one: standard start, --rules, no clock)\n"
       "  {\"type\":\"move\", \"by\":C, \"move\":\"e4\"|\"e2e4\"}   presses the mover's clock\n"
       "  {\"type\":\"offer_draw\"|\"accept_draw\"|\"decline_draw\", \"by\":C}\n"
@@ -44,7 +44,15 @@ static void referee_usage(FILE *out) {
       "                instant the opponent's move is accepted (at no cost), or dropped\n"
       "  {\"type\":\"cancel_premove\", \"by\":C}\n"
       "  {\"type\":\"abort\", \"by\":C}   ends the game without a result, before each side\n"
-      "                has moved\n"
+      "                has moved\n");
+  fprintf(
+      out,
+      "Over the board and for directors: a move with \"made_only\": true (its press to come),\n"
+      "  {\"type\":\"press\", \"by\":C}, {\"type\":\"reinstate\", \"ply\":N} (the position before\n"
+      "  step N; 0 or less: the start's \"moves\"), {\"type\":\"continue_from\", \"fen\":FEN,\n"
+      "  \"by\":C} (play goes on from an illegal board), a flag with \"seen\": true (no clock\n"
+      "  kept), {\"type\":\"forfeit\", \"side\":C, \"termination\":T} and\n"
+      "  {\"type\":\"adjudicate\", \"result\":R, \"termination\":T, \"by\":C} (docs/commands.md).\n"
       "Moves and premoves may say \"auto_queen\": true (e7e8 is a queen); moves \"lag\": MS\n"
       "(forgiven with \"lag_compensation\": true on the start, lichess's quota); a start may\n"
       "give \"first_move_ms\": N (a first move not made in time aborts the game) and\n"

@@ -59,7 +59,9 @@ typedef enum arb_ref_kind {
   ARB_REF_DECLINE_DRAW,    /* ev.by declines it */
   ARB_REF_CLAIM_DRAW,      /* ev.by claims ev.reason, with an optional intended move */
   ARB_REF_RESIGN,          /* ev.by resigns */
-  ARB_REF_FLAG,            /* ev.side's flag is said to have fallen: checked against the clock */
+  ARB_REF_FLAG,            /* ev.side's flag is said to have fallen: checked against the clock;
+                              in an untimed game (a clock the referee does not run), only with
+                              ARB_REF_FLAG_SEEN: the arbiter saw the flag down */
   ARB_REF_STATE,           /* nothing happens: the state (and any flag due at t) */
   ARB_REF_PAUSE,           /* the arbiter stops the clocks (FIDE 6.11.2) */
   ARB_REF_RESUME,          /* and restarts them */
@@ -86,20 +88,27 @@ typedef enum arb_ref_kind {
                               layer's 7.5.3) */
   ARB_REF_REINSTATE,       /* the arbiter reinstates the position before step ev.ply (1-based,
                               after the setup's moves: each accepted move is a step, and each
-                              ARB_REF_CONTINUE_FROM; FIDE 7.5.1, 4.8): the steps from it on are
-                              taken back (their record entries marked ARB_REF_ANNULLED), the
-                              clock runs for the side then to move, no time credited or taken,
-                              the clock's move counts corrected (6.10.2) */
+                              ARB_REF_CONTINUE_FROM; FIDE 7.5.1, 4.8; 0 down to 1 - move_count
+                              reach into the setup's moves, 0 before its last one, and the moves
+                              kept are then the setup's): the steps from it on are taken back
+                              (their record entries marked ARB_REF_ANNULLED), the clock runs for
+                              the side then to move, no time credited or taken, the clock's move
+                              counts corrected (6.10.2) */
   ARB_REF_CONTINUE_FROM,   /* over the board, play goes on from ev.position: the board after a
                               completed illegal move nobody has ruled on yet, or one that stands
                               (FIDE A.4, A.5.2, B.3; US Chess 11B) — a position no legal game
                               may reach (a king left in check, a pawn on its last rank).  With
-                              ev.by, the press that completed the illegal move (ev.by's clock
-                              pressed as for a move); without, the clock runs for the side to
-                              move in ev.position, nothing credited.  A new segment of the game:
-                              the game's history (repetitions, offers) starts there, and
-                              ARB_REF_REINSTATE can still return to a step before it (this
-                              event counts as one step) */
+                              ev.by (the side to move), ev.by's illegal move: its press (ev.by's
+                              clock pressed as for a move) — or, with ARB_REF_MADE_ONLY, only
+                              made, completed by ARB_REF_PRESS or by the opponent's reply as a
+                              legal made move is; a board an illegal move left ends nothing by
+                              itself (no mate, stalemate or dead position: FIDE 5.1.1, 5.2.1,
+                              5.2.2 speak of legal moves).  Without ev.by, the arbiter's board
+                              (a pawn made a queen, 7.5.2): the clock runs for the side to move
+                              in ev.position, nothing credited, and its endings count.  A new
+                              segment of the game: the game's history (repetitions, offers)
+                              starts there, and ARB_REF_REINSTATE can still return to a step
+                              before it (this event counts as one step) */
   ARB_REF_FORFEIT,         /* ev.side loses for ev.termination, a failure the referee is told of:
                               ARB_TERM_ILLEGAL_MOVE (an illegal move that loses at once, an
                               engine's in a match) and ARB_TERM_SECOND_ILLEGAL_MOVE (FIDE 7.5.5):
@@ -109,8 +118,19 @@ typedef enum arb_ref_kind {
                               stopped answering): a loss */
   ARB_REF_ADJUDICATE,      /* the game ends with ev.result by ev.termination: ARB_TERM_ADJUDICATION
                               (a match's rule: a win for a side that cannot checkmate by any
-                              series of legal moves is a draw) or ARB_TERM_ARBITER (the
-                              arbiter's decision stands as given) */
+                              series of legal moves is a draw); ARB_TERM_DEAD_POSITION (a claim
+                              the arbiter upholds, 5.2.2: refused, not_allowed, unless the
+                              position is dead; the result is a draw); as given, resting on
+                              ev.by (or -1): ARB_TERM_ARBITER (the arbiter's decision),
+                              ARB_TERM_AGREEMENT and ARB_TERM_RESIGNATION (a result the players
+                              signed during play, 8.7: ev.by the loser), ARB_TERM_ILLEGAL_POSITION
+                              (A.5.4: a draw), ARB_TERM_ILLEGAL_MOVE_CLAIMED and
+                              ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL (US Chess blitz 7c, 7d:
+                              the over-the-board layer knows the claimant's material).  After the
+                              end, the arbiter decides otherwise (8.7, 12.9): ARB_TERM_ARBITER
+                              replaces result and termination, ARB_TERM_NONE changes the result
+                              only (the signed result stands, 8.7); other terminations are
+                              refused (game_over) */
   ARB_REF_TICK,            /* in the record only: time itself changed the game (a flag fell
                               under a rule set whose server sees flags) */
   ARB_REF_KIND_COUNT
@@ -212,6 +232,9 @@ typedef struct arb_ref_event {
   4u /* ARB_REF_MOVE over the board: the move is made (released, FIDE 4.7) but not completed:      \
         the mover's clock runs on until ARB_REF_PRESS (6.2.1), or until the opponent's reply,      \
         which completes it at that moment; a move that ends the game needs no press (6.2.1.1) */
+#define ARB_REF_FLAG_SEEN                                                                          \
+  16u /* ARB_REF_FLAG of an untimed game: the arbiter (or both players) saw the flag down on a     \
+         clock the referee does not run (FIDE 6.8); the rule set's verdict as for any flag */
 #define ARB_REF_ANNULLED                                                                           \
   8u /* in record entries only: a move (or a continue_from) taken back by ARB_REF_REINSTATE */
 

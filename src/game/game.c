@@ -16,6 +16,7 @@
 
 #include "arbiter/game.h"
 #include "game/ending.h"
+#include "game/game_internal.h"
 #include "notation/text.h"
 
 typedef struct ply_rec {
@@ -348,6 +349,36 @@ arb_status arb_game_end(arb_game *g, arb_result result, arb_termination t, int b
     return ARB_ERR_ARGUMENT;
   if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
   set_outcome(g, result, t, 0, by);
+  return ARB_OK;
+}
+
+arb_status arb__game_forget_start_ending(arb_game *g) {
+  if (g->n != 0) return ARB_ERR_ARGUMENT;
+  memset(&g->outcome, 0, sizeof g->outcome);
+  g->outcome.by = -1;
+  return ARB_OK;
+}
+
+arb_status arb__game_rule_end(arb_game *g, arb_result result, arb_termination t, int by) {
+  if (t == ARB_TERM_NONE || t == ARB_TERM_ABORTED || (unsigned)t >= ARB_TERM_COUNT ||
+      result == ARB_RESULT_NONE || (unsigned)result > ARB_RESULT_DRAW || by < -1 || by > ARB_BLACK)
+    return ARB_ERR_ARGUMENT;
+  if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
+  set_outcome(g, result, t, 0, by);
+  return ARB_OK;
+}
+
+arb_status arb__game_amend_outcome(arb_game *g, arb_result result, arb_termination t, int by) {
+  if (g->outcome.result == ARB_RESULT_NONE || result == ARB_RESULT_NONE ||
+      (unsigned)result > ARB_RESULT_DRAW || (unsigned)t >= ARB_TERM_COUNT || by < -1 ||
+      by > ARB_BLACK)
+    return ARB_ERR_ARGUMENT;
+  g->outcome.result = result;
+  if (t != ARB_TERM_NONE) {
+    g->outcome.termination = t;
+    g->outcome.automatic = 0;
+    g->outcome.by = (int8_t)by;
+  }
   return ARB_OK;
 }
 

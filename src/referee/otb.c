@@ -150,7 +150,9 @@ arb_otb_supervision arb__otb_supervision(const arb_otb *o) {
   return ARB_OTB_SUP_DEFAULT;
 }
 
-const arb_position *arb__otb_cur(const arb_otb *o) { return arb_game_position(o->game); }
+const arb_position *arb__otb_cur(const arb_otb *o) {
+  return arb_game_position(arb_referee_game(o->ref));
+}
 arb_color arb__otb_having_move(const arb_otb *o) { return (arb_color)arb__otb_cur(o)->turn; }
 
 void arb__otb_fen_of(const arb_position *p, char *buf) { arb_fen_write(p, buf, ARB_FEN_MAX, 0); }
@@ -269,32 +271,52 @@ static entry *add_entry(arb_otb *o) {
   return e;
 }
 
-/* Rebuilds the game from the record: legal entries are played, an illegal one on the board
- * starts a new segment from its real position. */
-arb_status arb__otb_rebuild(arb_otb *o) {
-  arb_game *g = arb_game_new(&o->start, o->grules);
-  if (!g) return ARB_ERR_NO_MEMORY;
-  for (uint32_t i = 0; i < o->nrec; i++) {
+/* ---- the referee ---- */
+
+arb_status arb__otb_ref(arb_otb *o, arb_ref_event *ev, arb_ref_decision *rd) {
+  ev->t = o->now < 0 ? ARB_REF_NO_TIME : o->now;
+  arb_status st = arb_referee_event(o->ref, ev, rd);
+  if (st == ARB_OK) {
+    if (ev->kind == ARB_REF_MOVE || ev->kind == ARB_REF_CONTINUE_FROM) o->steps++;
+    if (ev->kind == ARB_REF_REINSTATE) o->steps = ev->ply > 0 ? ev->ply - 1 : 0;
+  }
+  return st;
+}
+
+int arb__otb_over(const arb_otb *o) {
+  const arb_game *g = o->has_game ? arb_referee_game(o->ref) : NULL;
+  return g && arb_game_outcome(g).result != ARB_RESULT_NONE;
+}
+
+/* Whose clock runs (untimed games too): a made move's, until its press; else the side to move. */
+int arb__otb_running(const arb_otb *o) {
+  arb_ref_state s;
+  arb_referee_state_of(o->ref, &s);
+  return s.unpressed >= 0 ? s.unpressed : (int)s.turn;
+}
+
+arb_status arb__otb_take_back(arb_otb *o, int idx, arb_otb_decision *d) {
+  int step = 0, found = 0, first = 0;
+  for (uint32_t i = (uint32_t)idx; i < o->nrec; i++) {
     entry *e = &o->rec[i];
     if (e->pub.annulled) continue;
-    if (e->pub.legal) {
-      if (arb_game_play(g, e->move) != ARB_OK) {
-        arb_game_free(g);
-        return ARB_ERR_ARGUMENT;
-      }
-    } else {
-      arb_game *n = arb_game_new(&e->after, o->grules);
-      if (!n) {
-        arb_game_free(g);
-        return ARB_ERR_NO_MEMORY;
-      }
-      arb_game_free(g);
-      g = n;
+    if (!found) { /* the first that counts: the referee takes back from its step on */
+      found = 1;
+      first = (int)i;
+      step = first < o->book ? first + 1 - o->book : e->step;
     }
+    e->pub.annulled = 1;
+    e->pending = 0;
+    if (d && d->annulled_count < 8) snprintf(d->annulled[d->annulled_count++], 8, "%s", e->pub.uci);
   }
-  arb_game_free(o->game);
-  o->game = g;
-  return ARB_OK;
+  if (o->made_idx >= idx) o->made_idx = -1;
+  if (!found || step > o->steps) return ARB_OK;
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_REINSTATE, 0);
+  ev.ply = step;
+  arb_ref_decision rd;
+  arb_status st = arb__otb_ref(o, &ev, &rd);
+  if (st == ARB_OK && first < o->book) o->book = first; /* the book kept */
+  return st;
 }
 
 void arb__otb_reset_progress(arb_otb *o) {
@@ -324,19 +346,24 @@ static int completed_plies(const arb_otb *o) {
 static void fill_state(const arb_otb *o, arb_otb_decision *d) {
   if (!o->has_game) return;
   const arb_position *p = arb__otb_cur(o);
+  arb_ref_state s;
+  arb_referee_state_of(o->ref, &s);
   arb__otb_fen_of(p, d->fen);
   d->having_move = (arb_color)p->turn;
-  d->over = o->over;
-  d->outcome = o->outcome;
+  d->over = s.over;
+  if (s.over) d->outcome = s.outcome;
   d->illegal_count[0] = o->illegal_count[0];
   d->illegal_count[1] = o->illegal_count[1];
-  d->repetitions = arb_game_repetitions(o->game);
+  d->repetitions = arb_game_repetitions(arb_referee_game(o->ref));
   d->timed = o->timed;
-  d->running = o->over ? -1 : o->clock_side;
-  d->draw_offer = (int8_t)arb_game_draw_offer(o->game);
+  d->running = s.over ? -1 : s.unpressed >= 0 ? s.unpressed : (int8_t)s.turn;
+  d->draw_offer = s.draw_offer;
+  /* the clock at this event's time: events of the board and the hands (a touch, a note) do
+   * not go to the referee, whose state is at its last event */
   for (int c = 0; c < 2; c++)
-    d->remaining_ms[c] = o->timed ? arb_clock_remaining(&o->clock, (arb_color)c, o->now) : -1;
-  if (o->over)
+    d->remaining_ms[c] =
+        o->timed ? arb_clock_remaining(arb_referee_clock(o->ref), (arb_color)c, o->now) : -1;
+  if (s.over)
     d->phase = ARB_OTB_OVER;
   else if (o->made_idx >= 0 && !o->ntouched)
     d->phase = ARB_OTB_MADE;
@@ -364,41 +391,37 @@ void arb__otb_set_violation(arb_otb_decision *d, arb_otb_violation v, const char
   snprintf(d->article, sizeof d->article, "%s", article ? article : violation_articles[v]);
 }
 
-void arb__otb_end_game(arb_otb *o, arb_result r, arb_termination t, arb_otb_decision *d) {
-  if (o->over) return;
-  o->over = 1;
-  o->outcome.result = r;
-  o->outcome.termination = t;
-  o->outcome.automatic = t <= ARB_TERM_SEVENTYFIVE_MOVES || t == ARB_TERM_TIME_FORFEIT;
-  o->outcome.by = -1;
-  if (o->timed) arb_clock_stop(&o->clock, o->now);
-  d->ended = 1;
+void arb__otb_end_game(arb_otb *o, arb_result r, arb_termination t, int by) {
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_ADJUDICATE, 0);
+  ev.result = r;
+  ev.termination = t;
+  ev.by = (int8_t)by;
+  arb_ref_decision rd;
+  arb__otb_ref(o, &ev, &rd);
+}
+
+void arb__otb_forfeit(arb_otb *o, arb_color side, arb_termination t) {
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_FORFEIT, 0);
+  ev.side = (int8_t)side;
+  ev.termination = t;
+  arb_ref_decision rd;
+  arb__otb_ref(o, &ev, &rd);
 }
 
 arb_result arb__otb_win_for(arb_color c) {
   return c == ARB_WHITE ? ARB_RESULT_WHITE_WINS : ARB_RESULT_BLACK_WINS;
 }
 
-/* The game layer ended the game (mate, stalemate, dead position, fivefold, 75 moves). */
-void arb__otb_check_game_end(arb_otb *o, arb_otb_decision *d) {
-  arb_outcome oc = arb_game_outcome(o->game);
-  if (oc.result != ARB_RESULT_NONE && !o->over) {
-    arb__otb_end_game(o, oc.result, oc.termination, d);
-    o->outcome = oc;
-  }
-}
-
-/* Switches the running clock to `side` without crediting anything (the arbiter's reset, 7.1). */
-void arb__otb_clock_to(arb_otb *o, arb_color side) {
-  if (o->clock_side == (int8_t)side) return;
-  if (o->timed) arb_clock_hand_over(&o->clock, side, o->now);
-  o->clock_side = (int8_t)side;
-}
-
+/* Time for `side` (a penalty, III.4): reported always, put on the clock of a timed game. */
 void arb__otb_add_time(arb_otb *o, arb_color side, int seconds, arb_otb_decision *d) {
   if (seconds <= 0) return;
   d->time_added_s[side] += seconds;
-  if (o->timed) arb_clock_adjust(&o->clock, side, (int64_t)seconds * 1000, o->now);
+  if (!o->timed) return;
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_ADJUST_TIME, 0);
+  ev.side = (int8_t)side;
+  ev.ms = (int64_t)seconds * 1000;
+  arb_ref_decision rd;
+  arb__otb_ref(o, &ev, &rd);
 }
 
 /* ---- making and completing moves ---- */
@@ -424,21 +447,29 @@ void arb__otb_touched_from_entry(arb_otb *o, const entry *e) {
 void arb__otb_record_press(arb_otb *o, entry *e) {
   e->pub.completed = 1;
   e->pub.t_press = o->now;
-  if (o->timed) e->pub.clock_ms = arb_clock_remaining(&o->clock, e->pub.by, o->now);
+  const arb_clock *c = arb_referee_clock(o->ref);
+  if (c) e->pub.clock_ms = arb_clock_remaining(c, e->pub.by, o->now);
 }
 
-void arb__otb_press_clock(arb_otb *o, arb_color by, unsigned flags) {
-  if (o->timed && (arb_clock_running(&o->clock) >= 0) && arb_clock_turn(&o->clock) == by) {
-    arb_press_info info;
-    arb_clock_press(&o->clock, by, o->now, flags, &info);
-  }
-  o->clock_side = (int8_t)!by;
+/* A legal move's entry: its names and the position it leaves. */
+static void legal_entry(entry *e, const arb_position *p, arb_move m) {
+  e->move = m;
+  e->from = ARB_MOVE_FROM(m);
+  e->to = ARB_MOVE_TO(m);
+  e->promo = ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION ? ARB_MOVE_PROMO(m) : ARB_NO_TYPE;
+  e->pub.legal = 1;
+  arb_uci_write(p, m, e->pub.uci, sizeof e->pub.uci);
+  arb_san_write(p, m, e->pub.san, sizeof e->pub.san);
+  arb__otb_after_move(p, m, &e->after);
+  arb__otb_fen_of(&e->after, e->pub.fen_after);
 }
 
-/* Adds a made move to the record and to the game.  legal: m; else from/to/promo as played. */
+/* Adds a made move to the record and hands it to the referee, made but not completed (its
+ * press to come).  legal: m; else from/to/promo as played, a new segment from the board. */
 arb_status arb__otb_make_move(arb_otb *o, arb_move m, arb_square from, arb_square to,
                               arb_piece_type promo, int hands, int64_t t, arb_otb_decision *d) {
-  const arb_position *p = arb__otb_cur(o);
+  const arb_position before = *arb__otb_cur(o); /* the referee's game changes below */
+  const arb_position *p = &before;
   arb_color by = (arb_color)p->turn;
   entry *e = add_entry(o);
   if (!e) return ARB_ERR_NO_MEMORY;
@@ -446,18 +477,16 @@ arb_status arb__otb_make_move(arb_otb *o, arb_move m, arb_square from, arb_squar
   e->pub.t_made = t;
   e->before = *p;
   e->hands = (uint8_t)hands;
+  arb_ref_decision rd;
   if (m != ARB_MOVE_NONE) {
-    e->move = m;
-    e->from = ARB_MOVE_FROM(m);
-    e->to = ARB_MOVE_TO(m);
-    e->promo = ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION ? ARB_MOVE_PROMO(m) : ARB_NO_TYPE;
-    e->pub.legal = 1;
-    arb_uci_write(p, m, e->pub.uci, sizeof e->pub.uci);
-    arb_san_write(p, m, e->pub.san, sizeof e->pub.san);
-    arb__otb_after_move(p, m, &e->after);
-    if (arb_game_play(o->game, m) != ARB_OK) {
+    legal_entry(e, p, m);
+    arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_MOVE, 0);
+    ev.move = m;
+    ev.by = (int8_t)by;
+    ev.flags = ARB_REF_MADE_ONLY;
+    if (arb__otb_ref(o, &ev, &rd) != ARB_OK) {
       o->nrec--;
-      return ARB_ERR_ARGUMENT;
+      return rd.status == ARB_ERR_NO_MEMORY ? ARB_ERR_NO_MEMORY : ARB_ERR_ARGUMENT;
     }
   } else {
     e->from = from;
@@ -489,14 +518,17 @@ arb_status arb__otb_make_move(arb_otb *o, arb_move m, arb_square from, arb_squar
       o->nrec--;
       return ARB_ERR_ARGUMENT;
     }
-    arb_game *n = arb_game_new(&e->after, o->grules);
-    if (!n) {
+    /* play goes on from the board the illegal move left, a new segment of the referee's game */
+    arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_CONTINUE_FROM, 0);
+    ev.position = &e->after;
+    ev.by = (int8_t)by;
+    ev.flags = ARB_REF_MADE_ONLY;
+    if (arb__otb_ref(o, &ev, &rd) != ARB_OK) {
       o->nrec--;
-      return ARB_ERR_NO_MEMORY;
+      return rd.status == ARB_ERR_NO_MEMORY ? ARB_ERR_NO_MEMORY : ARB_ERR_ARGUMENT;
     }
-    arb_game_free(o->game);
-    o->game = n;
   }
+  e->step = o->steps;
   arb__otb_fen_of(&e->after, e->pub.fen_after);
   /* the move is made (nothing above refused it): a pending illegal move of the opponent now
    * stands (A.5.2, B.3) */
@@ -517,13 +549,11 @@ arb_status arb__otb_make_move(arb_otb *o, arb_move m, arb_square from, arb_squar
   d->made_legal = e->pub.legal;
   /* the opponent now has the move (1.3): a fresh move in progress */
   arb__otb_reset_progress(o);
-  if (e->pub.legal) {
-    arb__otb_check_game_end(o, d);
-    if (o->over) { /* 6.2.1.1: a move that ends the game is completed without a press */
-      arb__otb_record_press(o, e);
-      d->completed = 1;
-      o->made_idx = -1;
-    }
+  if (e->pub.legal && arb__otb_over(o)) {
+    /* 6.2.1.1: a move that ends the game is completed without a press (the referee's) */
+    arb__otb_record_press(o, e);
+    d->completed = 1;
+    o->made_idx = -1;
   }
   return ARB_OK; /* A.5.4 (the illegal position still there) is judged once the move is completed */
 }
@@ -580,23 +610,37 @@ arb_status arb__otb_make_legal(arb_otb *o, arb_move m, int hands, int64_t t, int
   return arb__otb_make_move(o, m, 0, 0, 0, hands, t, d);
 }
 
-/* Completes the made move with a press by `by`. */
+/* Completes the made move with a press by its mover. */
 arb_status arb__otb_complete_made(arb_otb *o, int other_hand, arb_otb_decision *d) {
-  entry *e = &o->rec[o->made_idx];
-  arb_color by = e->pub.by;
+  int idx = o->made_idx;
+  entry *e = &o->rec[idx];
   o->made_idx = -1;
-  arb__otb_press_clock(o, by, 0);
+  arb_move q;
+  if (!e->pub.legal && arb__otb_unfinished_pawn(e, &q) && !arb__otb_is_uscf(o)) {
+    /* 7.5.2: the pawn left on the last rank — made a queen by this press but where it stands
+     * until challenged (A.5, B.3) */
+    if (!arb__otb_challenge_only(o)) {
+      arb_status st = arb__otb_queen_in(o, e, q, 1);
+      if (st) return st;
+      arb__otb_record_press(o, e);
+      d->completed = 1;
+      return arb__otb_unfinished_completed(o, idx, q, d);
+    }
+  }
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_PRESS, 0);
+  ev.by = (int8_t)e->pub.by;
+  arb_ref_decision rd;
+  arb__otb_ref(o, &ev, &rd); /* refused only when the opponent's reply completed it already */
   arb__otb_record_press(o, e);
   d->completed = 1;
   if (e->pub.legal && e->hands >= 2 && arb__otb_is_fide(o)) { /* 7.5.4 */
     e->pub.violation = ARB_OTB_V_TWO_HANDS;
     arb__otb_set_violation(d, ARB_OTB_V_TWO_HANDS, NULL);
-    return arb__otb_illegal_completed(o, (int)(e - o->rec), d);
+    return arb__otb_illegal_completed(o, idx, d);
   }
-  arb_move q;
   if (!e->pub.legal && arb__otb_unfinished_pawn(e, &q) && !arb__otb_is_uscf(o))
-    return arb__otb_unfinished_completed(o, (int)(e - o->rec), q, d); /* 7.5.2 */
-  if (!e->pub.legal) return arb__otb_illegal_completed(o, (int)(e - o->rec), d);
+    return arb__otb_unfinished_completed(o, idx, q, d); /* 7.5.2 under A.5, B.3 */
+  if (!e->pub.legal) return arb__otb_illegal_completed(o, idx, d);
   if (other_hand && !arb__otb_is_casual(o)) {
     arb__otb_set_violation(d, ARB_OTB_V_CLOCK_OTHER_HAND, arb__otb_is_uscf(o) ? "16C1" : "6.2.3");
     d->penalty_warning = 1;
@@ -622,21 +666,36 @@ static arb_status ev_start(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
                    : arb__otb_is_casual(&(arb_otb){.cfg = s}) ? ARB_RULES_CASUAL
                    : (s.rules == ARB_OTB_USCF || s.rules == ARB_OTB_USCF_BLITZ) ? ARB_RULES_USCF
                                                                                 : ARB_RULES_FIDE;
-  arb_game *g = arb_game_new(&start, gr);
-  if (!g) return arb__otb_refuse(d, ARB_OTB_NO_MEMORY, ARB_ERR_NO_MEMORY, "out of memory%s", NULL);
-  arb_clock clock;
-  if (s.control) {
-    if (arb_clock_init(&clock, s.control) != ARB_OK) {
-      arb_game_free(g);
-      return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT,
-                             "start: the time control is not valid%s", NULL);
-    }
+  /* the referee first: a start it refuses changes nothing */
+  if (!o->ref && !(o->ref = arb_referee_new(gr)))
+    return arb__otb_refuse(d, ARB_OTB_NO_MEMORY, ARB_ERR_NO_MEMORY, "out of memory%s", NULL);
+  arb_ref_setup su = ARB_REF_SETUP_INIT;
+  su.start = &start;
+  su.rules = gr;
+  su.control = s.control;
+  if (s.control) su.clock_model = s.control->model; /* the control's own model */
+  su.moves = s.moves;
+  su.move_count = s.moves ? s.move_count : 0;
+  arb_position q = start;
+  for (size_t i = 0; i < su.move_count; i++) { /* the game so far: legal moves from the start */
+    if (!arb_is_legal(&q, s.moves[i]))
+      return arb__otb_refuse(d, ARB_OTB_BAD_MOVE, ARB_ERR_MOVE_ILLEGAL,
+                             "start: a move of the game so far is not legal%s", NULL);
+    arb_position next;
+    arb__otb_after_move(&q, s.moves[i], &next);
+    q = next;
   }
-  arb_game_free(o->game);
+  arb_ref_event rev = ARB_REF_EVENT_INIT(ARB_REF_START, ev->t < 0 ? ARB_REF_NO_TIME : ev->t);
+  rev.setup = &su;
+  arb_ref_decision rd;
+  if (arb_referee_event(o->ref, &rev, &rd) != ARB_OK)
+    return arb__otb_refuse(d,
+                           rd.refusal == ARB_REF_NO_MEMORY ? ARB_OTB_NO_MEMORY : ARB_OTB_BAD_EVENT,
+                           rd.status, "start: %.150s", rd.message);
+  arb_referee *ref = o->ref;
   free(o->rec);
-  entry *keep_rec = NULL;
-  (void)keep_rec;
   memset(o, 0, sizeof *o);
+  o->ref = ref;
   o->has_game = 1;
   o->cfg = s;
   o->cfg.start = NULL;
@@ -644,36 +703,30 @@ static arb_status ev_start(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
   o->cfg.control = NULL;
   o->grules = gr;
   o->start = start;
-  o->game = g;
   o->made_idx = -1;
   o->king_castle_side = -1;
   o->pseudo_rook_from = o->pseudo_rook_to = ARB_NO_SQUARE;
   o->now = ev->t;
   o->illegal_count[0] = s.illegal_count[0];
   o->illegal_count[1] = s.illegal_count[1];
-  for (size_t i = 0; i < s.move_count; i++) {
-    if (!arb_is_legal(arb__otb_cur(o), s.moves[i]))
-      return arb__otb_refuse(d, ARB_OTB_BAD_MOVE, ARB_ERR_MOVE_ILLEGAL,
-                             "start: a move of the game so far is not legal%s", NULL);
-    arb_status st = arb__otb_make_move(o, s.moves[i], 0, 0, 0, 1, -1, d);
-    if (st)
-      return arb__otb_refuse(d, ARB_OTB_NO_MEMORY, st, "start: cannot play the moves%s", NULL);
-    arb__otb_record_press(o, &o->rec[o->nrec - 1]);
-    o->rec[o->nrec - 1].pub.t_press = -1;
-    o->made_idx = -1;
+  arb_position p = start;
+  o->book = (int)su.move_count;
+  for (size_t i = 0; i < su.move_count; i++) { /* the book in the record, completed, no times */
+    entry *e = add_entry(o);
+    if (!e)
+      return arb__otb_refuse(d, ARB_OTB_NO_MEMORY, ARB_ERR_NO_MEMORY, "out of memory%s", NULL);
+    e->pub.by = (arb_color)p.turn;
+    e->before = p;
+    e->hands = 1;
+    legal_entry(e, &p, s.moves[i]);
+    e->pub.completed = 1;
+    p = e->after;
   }
-  d->made = 0;
-  d->completed = 0;
-  d->made_uci[0] = 0;
   if (s.control) {
     o->tc = *s.control;
     o->timed = 1;
-    o->clock = clock;
-    arb_clock_start(&o->clock, arb__otb_having_move(o), ev->t);
   }
-  o->clock_side = (int8_t)arb__otb_having_move(o);
   memcpy(o->phys, arb__otb_cur(o)->board, sizeof o->phys);
-  arb__otb_check_game_end(o, d);
   return ARB_OK;
 }
 
@@ -711,9 +764,7 @@ static arb_status ev_move(arb_otb *o, const arb_otb_event *ev, arb_otb_decision 
       arb__otb_set_violation(d, ARB_OTB_V_RELEASED_MOVE_CHANGED, "4.7");
       return ARB_OK; /* the released move stands */
     }
-    e->pub.annulled = 1;
-    o->made_idx = -1;
-    arb_status st = arb__otb_rebuild(o);
+    arb_status st = arb__otb_take_back(o, o->made_idx, NULL);
     if (st) return st;
     h = arb__otb_having_move(o);
   } else if (ev->by >= 0 && ev->by != (int8_t)h) {
@@ -758,14 +809,18 @@ static arb_status ev_move(arb_otb *o, const arb_otb_event *ev, arb_otb_decision 
 }
 
 static arb_status ev_press(arb_otb *o, const arb_otb_event *ev, arb_otb_decision *d) {
-  int by = ev->by >= 0 ? ev->by : o->clock_side;
-  if (by != o->clock_side) { /* the lever was already down on that side */
+  int running = arb__otb_running(o);
+  int by = ev->by >= 0 ? ev->by : running;
+  if (by != running) { /* the lever was already down on that side */
     d->warnings |= ARB_OTB_WARN_OUT_OF_TURN;
     return ARB_OK;
   }
-  if (o->clock_paused) {
-    o->clock_paused = 0;
-    if (o->timed) arb_clock_resume(&o->clock, o->now);
+  arb_ref_state rs;
+  arb_referee_state_of(o->ref, &rs);
+  if (rs.paused) { /* a press restarts the clocks the arbiter stopped */
+    arb_ref_event re = ARB_REF_EVENT_INIT(ARB_REF_RESUME, 0);
+    arb_ref_decision rd;
+    arb__otb_ref(o, &re, &rd);
   }
   arb_status st = ARB_OK;
   if ((arb_color)by == arb__otb_having_move(o))
@@ -774,11 +829,7 @@ static arb_status ev_press(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
   if (d->restored) return ARB_OK; /* the press belonged to a move the referee did not accept */
   if (o->made_idx >= 0 && o->rec[o->made_idx].pub.by == (arb_color)by)
     return arb__otb_complete_made(o, ev->other_hand, d);
-  if ((arb_color)by !=
-      arb__otb_having_move(o)) { /* pressed after the opponent already replied (6.2.2) */
-    arb__otb_press_clock(o, (arb_color)by, 0);
-    return ARB_OK;
-  }
+  if ((arb_color)by != arb__otb_having_move(o)) return ARB_OK; /* completed by the reply */
   /* no made move: what does the board show? */
   arb_square from, to;
   arb_piece_type promo;
@@ -832,25 +883,21 @@ static arb_status ev_press(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
   d->made_uci[0] = 0;
   o->made_idx = (int)(e - o->rec);
   arb__otb_set_violation(d, ARB_OTB_V_PRESS_WITHOUT_MOVE, NULL);
-  if (arb__otb_is_casual(o)) {
-    e->pub.annulled = 1;
-    o->made_idx = -1;
-    return arb__otb_rebuild(o);
-  }
+  if (arb__otb_is_casual(o)) return arb__otb_take_back(o, o->made_idx, NULL);
   return arb__otb_complete_made(o, 0, d);
 }
 
+/* A flag claimed or seen: the referee checks it against its clock, or, untimed, against the
+ * flag shown (a clock it does not run), and gives the rule set's verdict. */
 static arb_status rule_flag(arb_otb *o, int flagged, arb_otb_decision *d) {
   d->claim_valid = 0;
-  if (o->over) return ARB_OK;
-  int fallen = o->flag_shown[flagged];
-  if (o->timed) fallen = arb_clock_flag_fallen(&o->clock, (arb_color)flagged, o->now);
-  if (!fallen) return ARB_OK;
-  d->claim_valid = 1;
-  arb_flag_verdict v = arb_flag_fall(arb__otb_cur(o), (arb_color)flagged, o->grules,
-                                     arb_game_draw_offer(o->game), ARB_RESULT_NONE);
-  arb__otb_end_game(o, v.result, ARB_TERM_TIME_FORFEIT, d);
-  o->outcome.termination = ARB_TERM_TIME_FORFEIT;
+  if (arb__otb_over(o)) return ARB_OK;
+  if (!o->timed && !o->flag_shown[flagged]) return ARB_OK;
+  arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_FLAG, 0);
+  ev.side = (int8_t)flagged;
+  if (!o->timed) ev.flags = ARB_REF_FLAG_SEEN;
+  arb_ref_decision rd;
+  if (arb__otb_ref(o, &ev, &rd) == ARB_OK) d->claim_valid = 1;
   return ARB_OK;
 }
 
@@ -860,7 +907,7 @@ static arb_status ev_claim(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
     return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "claim: no claimant (by)%s",
                            NULL);
   d->claim_valid = 0;
-  if (o->over) {
+  if (arb__otb_over(o)) {
     if (ev->matter == ARB_OTB_M_FLAG) return ARB_OK; /* the game had ended first (M07) */
     return arb__otb_refuse(d, ARB_OTB_GAME_OVER, ARB_ERR_GAME_OVER, "the game is over%s", NULL);
   }
@@ -892,7 +939,7 @@ static arb_status ev_claim(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
     int flagged = arbiter ? (ev->side >= 0      ? ev->side
                              : o->flag_shown[0] ? 0
                              : o->flag_shown[1] ? 1
-                                                : o->clock_side)
+                                                : arb__otb_running(o))
                           : !by;
     return rule_flag(o, flagged, d);
   }
@@ -903,37 +950,40 @@ static arb_status ev_claim(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
         arb_move_read(arb__otb_cur(o), ev->text, ev->text_len, 0, &intended, NULL) != ARB_OK)
       return arb__otb_refuse(d, ARB_OTB_BAD_MOVE, ARB_ERR_MOVE_ILLEGAL,
                              "claim: the intended move is not legal%s", NULL);
-    arb_claim_verdict v;
-    arb_status st = arb_game_claim(
-        o->game, (arb_color)by,
-        ev->matter == ARB_OTB_M_THREEFOLD ? ARB_CLAIM_THREEFOLD : ARB_CLAIM_FIFTY, intended, &v);
+    arb_ref_event ce = ARB_REF_EVENT_INIT(ARB_REF_CLAIM_DRAW, 0);
+    ce.by = (int8_t)by;
+    ce.reason = ev->matter == ARB_OTB_M_THREEFOLD ? ARB_CLAIM_THREEFOLD : ARB_CLAIM_FIFTY;
+    ce.move = intended;
+    arb_ref_decision rd;
+    arb_status st = arb__otb_ref(o, &ce, &rd);
     if (st == ARB_ERR_NOT_YOUR_TURN)
       return arb__otb_refuse(d, ARB_OTB_NOT_ALLOWED, st,
                              "claim: only the player having the move claims%s", NULL);
-    if (st) return arb__otb_refuse(d, ARB_OTB_NOT_ALLOWED, st, "claim: %s", arb_strerror(st));
-    d->claim_valid = v.correct;
-    if (v.correct) {
-      arb_outcome oc = arb_game_outcome(o->game);
-      arb__otb_end_game(o, oc.result, oc.termination, d);
-      o->outcome = oc;
-    } else {
-      arb__otb_add_time(o, (arb_color)!by, v.penalty_s, d);
-      if (v.must_play) o->must_play = v.intended;
+    if (st) return arb__otb_refuse(d, ARB_OTB_NOT_ALLOWED, st, "claim: %.150s", rd.message);
+    d->claim_valid = rd.verdict.correct;
+    if (!rd.verdict.correct) {
+      /* the opponent's time (9.5.2), as the referee gave it (none on a fallen flag) */
+      int penalty = (int)rd.verdict.penalty_s;
+      if (o->timed) penalty = rd.time_added_to == (int8_t)!by ? (int)(rd.time_added_ms / 1000) : 0;
+      if (penalty > 0) d->time_added_s[!by] += penalty;
+      if (rd.verdict.must_play) o->must_play = rd.verdict.intended;
     }
     return ARB_OK;
   }
-  case ARB_OTB_M_DEAD_POSITION:
-    if (arb_is_dead_position(arb__otb_cur(o))) {
-      d->claim_valid = 1;
-      arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_DEAD_POSITION, d);
-    }
+  case ARB_OTB_M_DEAD_POSITION: {
+    arb_ref_event de = ARB_REF_EVENT_INIT(ARB_REF_ADJUDICATE, 0);
+    de.termination = ARB_TERM_DEAD_POSITION;
+    de.by = (int8_t)by;
+    arb_ref_decision rd;
+    d->claim_valid = arb__otb_ref(o, &de, &rd) == ARB_OK;
     return ARB_OK;
+  }
   case ARB_OTB_M_QUICKPLAY_INCREMENT:
   case ARB_OTB_M_NO_NORMAL_MEANS: {
     if (!o->cfg.guidelines_iii || o->cfg.rules == ARB_OTB_FIDE_BLITZ)
       return arb__otb_refuse(d, ARB_OTB_NOT_ALLOWED, ARB_ERR_NOT_ALLOWED,
                              "claim: the Guidelines III were not announced for this event%s", NULL);
-    if (o->timed && arb_clock_remaining(&o->clock, (arb_color)by, o->now) >= 120000)
+    if (o->timed && arb_clock_remaining(arb_referee_clock(o->ref), (arb_color)by, o->now) >= 120000)
       return arb__otb_refuse(d, ARB_OTB_NOT_ALLOWED, ARB_ERR_NOT_ALLOWED,
                              "claim: only with less than two minutes left (III.4, III.5)%s", NULL);
     o->judgement.active = 1;
@@ -968,6 +1018,15 @@ static arb_status ev_claim(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
   }
 }
 
+/* The arbiter stops or restarts the clocks (6.11): the referee's pause, of a timed game. */
+static void pause_clock(arb_otb *o, int pause) {
+  if (!o->timed) return;
+  arb_ref_event ev = ARB_REF_EVENT_INIT(pause ? ARB_REF_PAUSE : ARB_REF_RESUME, 0);
+  arb_ref_decision rd;
+  arb__otb_ref(o, &ev, &rd); /* refused: they were stopped (or running) already */
+}
+static void resume(arb_otb *o) { pause_clock(o, 0); }
+
 static arb_status ev_ruling(arb_otb *o, const arb_otb_event *ev, arb_otb_decision *d) {
   switch (ev->ruling) {
   case ARB_OTB_R_ACCEPT:
@@ -980,39 +1039,36 @@ static arb_status ev_ruling(arb_otb *o, const arb_otb_event *ev, arb_otb_decisio
     if (ev->ruling == ARB_OTB_R_REJECT) {
       arb__otb_add_time(o, (arb_color)!o->judgement.by, 120, d); /* III.4, III.5.3 */
     } else if (o->judgement.matter == ARB_OTB_M_NO_NORMAL_MEANS) {
-      arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_ARBITER, d);
+      arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_ARBITER, -1);
     }
     return ARB_OK;
   case ARB_OTB_R_TIME_ADJUST:
     if (ev->side < 0)
       return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT,
                              "time_adjust: whose clock (side)?%s", NULL);
-    if (o->timed) arb_clock_adjust(&o->clock, (arb_color)ev->side, ev->ms, o->now);
+    if (o->timed) {
+      arb_ref_event ae = ARB_REF_EVENT_INIT(ARB_REF_ADJUST_TIME, 0);
+      ae.side = ev->side;
+      ae.ms = ev->ms;
+      arb_ref_decision rd;
+      if (arb__otb_ref(o, &ae, &rd))
+        return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, rd.status, "time_adjust: %.150s", rd.message);
+    }
     d->time_added_s[ev->side] += (int)(ev->ms / 1000);
     return ARB_OK;
   case ARB_OTB_R_RESULT:
     if (ev->result == ARB_RESULT_NONE)
       return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "result: which result?%s",
                              NULL);
-    if (o->over) { /* after the end (a signed result, 8.7): the arbiter decides otherwise */
-      o->outcome.result = ev->result;
-      o->outcome.termination = ARB_TERM_ARBITER;
-      o->outcome.automatic = 0;
-      o->outcome.by = -1;
-      return ARB_OK;
-    }
-    arb__otb_end_game(o, ev->result, ARB_TERM_ARBITER, d);
+    /* after the end too (a signed result, 8.7): the arbiter decides otherwise */
+    arb__otb_end_game(o, ev->result, ARB_TERM_ARBITER, -1);
     return ARB_OK;
   case ARB_OTB_R_NO_VALID_REASON:
     arb__otb_set_violation(d, ARB_OTB_V_PAUSE_WITHOUT_REASON, NULL);
     d->penalty_warning = 1;
-    if (o->clock_paused && o->timed) arb_clock_resume(&o->clock, o->now);
-    o->clock_paused = 0;
+    resume(o);
     return ARB_OK;
-  case ARB_OTB_R_SUPPLY_PIECE:
-    if (o->clock_paused && o->timed) arb_clock_resume(&o->clock, o->now);
-    o->clock_paused = 0;
-    return ARB_OK;
+  case ARB_OTB_R_SUPPLY_PIECE: resume(o); return ARB_OK;
   default:
     return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT,
                            "arbiter_rules: which decision?%s", NULL);
@@ -1027,7 +1083,7 @@ arb_otb *arb_otb_new(void) {
 
 void arb_otb_free(arb_otb *o) {
   if (!o) return;
-  arb_game_free(o->game);
+  arb_referee_free(o->ref);
   free(o->rec);
   free(o);
 }
@@ -1043,6 +1099,7 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
   arb_status st = ARB_OK;
   if (ev->kind == ARB_OTB_START) {
     st = ev_start(o, ev, d);
+    if (st == ARB_OK && arb__otb_over(o)) d->ended = 1;
     fill_state(o, d);
     return st;
   }
@@ -1052,14 +1109,15 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
     return arb__otb_refuse(d, ARB_OTB_TIME_BACKWARDS, ARB_ERR_TIME_BACKWARDS,
                            "the event's time is before the last one's%s", NULL);
   o->now = ev->t;
+  int over = arb__otb_over(o);
   int ruling_on_result = ev->kind == ARB_OTB_ARBITER_RULES && ev->ruling == ARB_OTB_R_RESULT;
-  if (o->over && !ruling_on_result && ev->kind != ARB_OTB_NOTE && ev->kind != ARB_OTB_RECORD &&
+  if (over && !ruling_on_result && ev->kind != ARB_OTB_NOTE && ev->kind != ARB_OTB_RECORD &&
       ev->kind != ARB_OTB_SIGN && ev->kind != ARB_OTB_CLAIM && ev->kind != ARB_OTB_FLAG_SHOWN &&
       ev->kind != ARB_OTB_BOARD && ev->kind != ARB_OTB_PRESS) {
     fill_state(o, d);
     return arb__otb_refuse(d, ARB_OTB_GAME_OVER, ARB_ERR_GAME_OVER, "the game is over%s", NULL);
   }
-  if (o->over && (ev->kind == ARB_OTB_BOARD || ev->kind == ARB_OTB_PRESS)) {
+  if (over && (ev->kind == ARB_OTB_BOARD || ev->kind == ARB_OTB_PRESS)) {
     fill_state(o, d);
     return ARB_OK;
   }
@@ -1067,11 +1125,11 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
     o->eboard_seen = 1;
   /* the board has been quiet long enough: the candidate move is released; a claim, an offer,
    * a resignation or an arbiter's act refers to the board as it stands */
-  if (!o->over && ev->kind != ARB_OTB_PRESS) arb__otb_check_stable(o, ev->t, d);
-  if (!o->over && (ev->kind == ARB_OTB_CLAIM || ev->kind == ARB_OTB_ARBITER_OBSERVES ||
-                   ev->kind == ARB_OTB_ARBITER_RULES || ev->kind == ARB_OTB_OFFER_DRAW ||
-                   ev->kind == ARB_OTB_ACCEPT_DRAW || ev->kind == ARB_OTB_RESIGN ||
-                   ev->kind == ARB_OTB_RECORD)) {
+  if (!over && ev->kind != ARB_OTB_PRESS) arb__otb_check_stable(o, ev->t, d);
+  if (!arb__otb_over(o) && (ev->kind == ARB_OTB_CLAIM || ev->kind == ARB_OTB_ARBITER_OBSERVES ||
+                            ev->kind == ARB_OTB_ARBITER_RULES || ev->kind == ARB_OTB_OFFER_DRAW ||
+                            ev->kind == ARB_OTB_ACCEPT_DRAW || ev->kind == ARB_OTB_RESIGN ||
+                            ev->kind == ARB_OTB_RECORD)) {
     st = arb__otb_commit_candidate(o, d);
     if (st) return arb__otb_refuse(d, ARB_OTB_NO_MEMORY, st, "%s", arb_strerror(st));
   }
@@ -1125,14 +1183,8 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
     if (arb__otb_unfinished_promotion(o, ev, d) == 0) break;
     st = ev_press(o, ev, d);
     break;
-  case ARB_OTB_CLOCK_PAUSE:
-    if (o->timed && (arb_clock_running(&o->clock) >= 0)) arb_clock_pause(&o->clock, o->now);
-    o->clock_paused = 1;
-    break;
-  case ARB_OTB_CLOCK_RESUME:
-    if (o->timed && o->clock_paused) arb_clock_resume(&o->clock, o->now);
-    o->clock_paused = 0;
-    break;
+  case ARB_OTB_CLOCK_PAUSE: pause_clock(o, 1); break;
+  case ARB_OTB_CLOCK_RESUME: pause_clock(o, 0); break;
   case ARB_OTB_FLAG_SHOWN:
     if (ev->side < 0)
       return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT,
@@ -1144,55 +1196,51 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
   case ARB_OTB_ARBITER_OBSERVES: st = ev_claim(o, ev, d, 1); break;
   case ARB_OTB_ARBITER_RULES: st = ev_ruling(o, ev, d); break;
   case ARB_OTB_OFFER_DRAW:
-    if (ev->by < 0)
-      return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "offer_draw: by whom?%s",
-                             NULL);
-    st = arb_game_offer_draw(o->game, (arb_color)ev->by);
-    if (st) return arb__otb_refuse(d, ARB_OTB_NOT_ALLOWED, st, "offer_draw: %s", arb_strerror(st));
-    break;
   case ARB_OTB_ACCEPT_DRAW:
-    if (ev->by < 0)
-      return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "accept_draw: by whom?%s",
-                             NULL);
-    st = arb_game_accept_draw(o->game, (arb_color)ev->by);
-    if (st) return arb__otb_refuse(d, ARB_OTB_NOT_ALLOWED, st, "accept_draw: %s", arb_strerror(st));
-    arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_AGREEMENT, d);
-    o->outcome = arb_game_outcome(o->game);
-    break;
   case ARB_OTB_DECLINE_DRAW:
-    if (ev->by < 0)
-      return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "decline_draw: by whom?%s",
-                             NULL);
-    st = arb_game_decline_draw(o->game, (arb_color)ev->by);
-    if (st)
-      return arb__otb_refuse(d, ARB_OTB_NOT_ALLOWED, st, "decline_draw: %s", arb_strerror(st));
+  case ARB_OTB_RESIGN: {
+    static const char *const what[] = {"offer_draw", "accept_draw", "decline_draw", "resign"};
+    int k = ev->kind == ARB_OTB_OFFER_DRAW     ? 0
+            : ev->kind == ARB_OTB_ACCEPT_DRAW  ? 1
+            : ev->kind == ARB_OTB_DECLINE_DRAW ? 2
+                                               : 3;
+    if (ev->by < 0) {
+      char m[64];
+      snprintf(m, sizeof m, "%s: by whom?", what[k]);
+      return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "%s", m);
+    }
+    /* the referee's offers (9.1), agreement (5.2.3) and resignation (5.1.2: a draw when the
+     * opponent cannot mate) */
+    static const arb_ref_kind kinds[] = {ARB_REF_OFFER_DRAW, ARB_REF_ACCEPT_DRAW,
+                                         ARB_REF_DECLINE_DRAW, ARB_REF_RESIGN};
+    arb_ref_event re = ARB_REF_EVENT_INIT(kinds[k], 0);
+    re.by = ev->by;
+    arb_ref_decision rd;
+    st = arb__otb_ref(o, &re, &rd);
+    if (st) {
+      char m[160];
+      snprintf(m, sizeof m, "%s: %.120s", what[k], arb_strerror(st));
+      return arb__otb_refuse(d, ARB_OTB_NOT_ALLOWED, st, "%.150s", m);
+    }
     break;
-  case ARB_OTB_RESIGN:
-    if (ev->by < 0)
-      return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "resign: by whom?%s", NULL);
-    /* the game layer's resignation: a draw when the opponent cannot mate (5.1.2) */
-    st = arb_game_resign(o->game, (arb_color)ev->by);
-    if (st) return arb__otb_refuse(d, ARB_OTB_NOT_ALLOWED, st, "resign: %s", arb_strerror(st));
-    arb__otb_end_game(o, arb_game_outcome(o->game).result, ARB_TERM_RESIGNATION, d);
-    o->outcome = arb_game_outcome(o->game);
-    break;
+  }
   case ARB_OTB_DEVICE:
     if (ev->by < 0)
       return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "device: on whom?%s", NULL);
     if (ev->evident && !arb__otb_is_casual(o)) {
-      if (arb__otb_is_uscf(o)) {
+      if (arb__otb_is_uscf(o))
         d->needs |= ARB_OTB_NEEDS_ARBITER; /* 20N: the director's discretion */
-      } else {
-        arb__otb_end_game(o, arb__otb_win_for((arb_color)!ev->by), ARB_TERM_ELECTRONIC_DEVICE, d);
-      }
+      else
+        arb__otb_forfeit(o, (arb_color)ev->by, ARB_TERM_ELECTRONIC_DEVICE);
     }
     break;
   case ARB_OTB_RECORD: {
     /* 8.1.2: no move written in advance — the player having the move writes a move he has not
      * made (a legal move of his in the position now) */
     arb_move m;
-    if (!o->over && ev->by >= 0 && ev->by == (int8_t)arb__otb_having_move(o) && o->made_idx < 0 &&
-        ev->text && arb_move_read(arb__otb_cur(o), ev->text, ev->text_len, 0, &m, NULL) == ARB_OK &&
+    if (!arb__otb_over(o) && ev->by >= 0 && ev->by == (int8_t)arb__otb_having_move(o) &&
+        o->made_idx < 0 && ev->text &&
+        arb_move_read(arb__otb_cur(o), ev->text, ev->text_len, 0, &m, NULL) == ARB_OK &&
         !arb__otb_is_casual(o)) {
       arb__otb_set_violation(d, ARB_OTB_V_MOVE_WRITTEN_IN_ADVANCE,
                              arb__otb_is_uscf(o) ? "15A" : NULL);
@@ -1206,15 +1254,14 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
      * resignation) */
     if (ev->result == ARB_RESULT_NONE || (unsigned)ev->result > ARB_RESULT_DRAW)
       return arb__otb_refuse(d, ARB_OTB_BAD_EVENT, ARB_ERR_ARGUMENT, "sign: which result?%s", NULL);
-    if (!o->over) {
-      if (ev->result == ARB_RESULT_DRAW) {
-        arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_AGREEMENT, d);
-      } else {
-        arb__otb_end_game(o, ev->result, ARB_TERM_RESIGNATION, d);
-        o->outcome.by = ev->result == ARB_RESULT_WHITE_WINS ? ARB_BLACK : ARB_WHITE;
-      }
-    } else if (ev->result != o->outcome.result) {
-      o->outcome.result = ev->result;
+    if (!arb__otb_over(o)) {
+      if (ev->result == ARB_RESULT_DRAW)
+        arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_AGREEMENT, -1);
+      else
+        arb__otb_end_game(o, ev->result, ARB_TERM_RESIGNATION,
+                          ev->result == ARB_RESULT_WHITE_WINS ? ARB_BLACK : ARB_WHITE);
+    } else if (ev->result != arb_game_outcome(arb_referee_game(o->ref)).result) {
+      arb__otb_end_game(o, ev->result, ARB_TERM_NONE, -1); /* the signed result stands */
       d->warnings |= ARB_OTB_WARN_SIGNED_RESULT;
       d->needs |= ARB_OTB_NEEDS_ARBITER;
     }
@@ -1223,7 +1270,7 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
   default: break;
   }
   /* A.5.4: after a completed move the illegal position the arbiter saw is still there */
-  if (!st && o->watch.active && !o->over && completed_plies(o) > o->watch.plies) {
+  if (!st && o->watch.active && !arb__otb_over(o) && completed_plies(o) > o->watch.plies) {
     const arb_position *p = arb__otb_cur(o);
     int holds;
     if (o->watch.what == ARB_OTB_M_PAWN_ON_LAST_RANK)
@@ -1234,8 +1281,9 @@ static arb_status apply_event(arb_otb *o, const arb_otb_event *ev, arb_otb_decis
       holds = arb_in_check(p) && arb_in_check(&q);
     }
     o->watch.active = 0;
-    if (holds) arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_ILLEGAL_POSITION, d);
+    if (holds) arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_ILLEGAL_POSITION, -1);
   }
+  if (!over && arb__otb_over(o)) d->ended = 1;
   fill_state(o, d);
   if (st && !d->status) {
     d->status = st;
@@ -1281,7 +1329,9 @@ arb_status arb_otb_write_pgn(const arb_otb *o, unsigned flags, arb_pgn_writer *w
   int cut = end < o->nrec;
   arb_pgn_writer_begin_game(w);
   arb_status st;
-  arb_result result = o->over && !cut ? o->outcome.result : ARB_RESULT_NONE;
+  arb_outcome oc = arb_game_outcome(arb_referee_game(o->ref));
+  int over = arb__otb_over(o);
+  arb_result result = over && !cut ? oc.result : ARB_RESULT_NONE;
   const char *res = arb_result_string(result);
   struct {
     const char *n, *v;
@@ -1305,7 +1355,7 @@ arb_status arb_otb_write_pgn(const arb_otb *o, unsigned flags, arb_pgn_writer *w
         (st = arb_pgn_writer_tag(w, "TimeControl", 11, tc, strlen(tc))))
       return st;
   }
-  const char *term = arb_termination_pgn(o->over ? o->outcome.termination : ARB_TERM_NONE);
+  const char *term = arb_termination_pgn(over ? oc.termination : ARB_TERM_NONE);
   if ((st = arb_pgn_writer_tag(w, "Termination", 11, term, strlen(term)))) return st;
   const char *rules = arb_otb_rules_name(o->cfg.rules);
   if ((st = arb_pgn_writer_tag(w, "Rules", 5, rules, strlen(rules)))) return st;

@@ -188,9 +188,7 @@ static void board_changed(arb_otb *o, int64_t t, arb_otb_decision *d) {
     arb_move c[ARB_MAX_MOVES];
     if (arb__otb_successors_matching(o, &e->before, c) == 1 && c[0] != e->move) {
       if (arb__otb_is_casual(o)) { /* friendly play: the new move replaces it */
-        e->pub.annulled = 1;
-        o->made_idx = -1;
-        if (arb__otb_rebuild(o) == ARB_OK) {
+        if (arb__otb_take_back(o, o->made_idx, NULL) == ARB_OK) {
           o->cand_valid = 1;
           o->cand = c[0];
           o->cand_t = t;
@@ -478,7 +476,7 @@ arb_status arb__otb_ev_board(arb_otb *o, const arb_otb_event *ev, arb_otb_decisi
   arb_move c[ARB_MAX_MOVES], m1 = ARB_MOVE_NONE, m2 = ARB_MOVE_NONE;
   int64_t db = o->cfg.debounce_ms > 0 ? o->cfg.debounce_ms : 250;
   o->unexplained = 0;
-  if (!o->over && ev->stable_ms >= db && !o->cand_valid && o->made_idx < 0 &&
+  if (!arb__otb_over(o) && ev->stable_ms >= db && !o->cand_valid && o->made_idx < 0 &&
       !arb__otb_same_placement(o->phys, arb__otb_cur(o)->board) &&
       !arb__otb_successors_matching(o, arb__otb_cur(o), c)) {
     int pairs = pairs_matching(o, arb__otb_cur(o), &m1, &m2);
@@ -490,7 +488,7 @@ arb_status arb__otb_ev_board(arb_otb *o, const arb_otb_event *ev, arb_otb_decisi
       if (!d->restored && o->made_idx >= 0) {
         st = arb__otb_complete_made(o, 0, d);
         if (st) return st;
-        if (!o->over) {
+        if (!arb__otb_over(o)) {
           o->cand_valid = 1;
           o->cand = m2;
           o->cand_t = o->change_t = ev->t;
@@ -511,10 +509,7 @@ arb_status arb__otb_ev_board(arb_otb *o, const arb_otb_event *ev, arb_otb_decisi
     }
     if (o->retract_pending) {
       if (arb__otb_is_casual(o)) {
-        entry *e = &o->rec[o->made_idx];
-        e->pub.annulled = 1;
-        o->made_idx = -1;
-        arb_status st = arb__otb_rebuild(o);
+        arb_status st = arb__otb_take_back(o, o->made_idx, NULL);
         if (st) return st;
         arb__otb_reset_progress(o);
         d->takeback = 1;

@@ -31,6 +31,8 @@ typedef struct entry {
   arb_square from, to; /* as played */
   arb_piece_type promo;
   arb_position before, after;
+  int step;        /* the referee's step it made (arb_ref_event.ply of ARB_REF_REINSTATE); a book
+                      move's is counted from the end of the book (arb_otb.book) */
   uint8_t pending; /* a completed illegal move nobody ruled on yet */
   uint8_t counted; /* penalised (counted in illegal_count) */
   uint8_t hands;
@@ -45,10 +47,13 @@ struct arb_otb {
   uint8_t timed;
   arb_ruleset grules;
   arb_position start;
-  arb_game *game;
-  arb_clock clock;
-  int8_t clock_side; /* whose clock runs (untimed games too) */
-  uint8_t clock_paused;
+  /* The one referee (referee.h) decides the game: moves once made and completed, offers,
+   * claims, flags, the clock with its pauses and corrections, the endings.  This layer adds
+   * what the board and the hands bring. */
+  arb_referee *ref;
+  int steps; /* the referee's steps (accepted moves and continue_froms after the book) */
+  int book;  /* the record's first entries that are the referee's setup moves (their steps are
+                1 - book .. 0) */
   int64_t now;
   entry *rec;
   uint32_t nrec, caprec;
@@ -98,8 +103,6 @@ struct arb_otb {
     arb_otb_matter what;
     int plies; /* completed plies when seen */
   } watch;     /* A.5.4 */
-  uint8_t over;
-  arb_outcome outcome;
 };
 
 /* otb.c: rule-set facts, positions, the record, moves made and completed, decisions */
@@ -115,20 +118,25 @@ void arb__otb_after_move(const arb_position *p, arb_move m, arb_position *out) A
 void arb__otb_castle_squares(const arb_position *p, arb_move m, arb_square *kto,
                              arb_square *rto) ARB_HIDDEN;
 int arb__otb_same_placement(const arb_piece *a, const arb_piece *b) ARB_HIDDEN;
-arb_status arb__otb_rebuild(arb_otb *o) ARB_HIDDEN;
+/* The referee: an event at the OTB's time, its decision in *rd; steps counted. */
+arb_status arb__otb_ref(arb_otb *o, arb_ref_event *ev, arb_ref_decision *rd) ARB_HIDDEN;
+int arb__otb_over(const arb_otb *o) ARB_HIDDEN;
+int arb__otb_running(const arb_otb *o) ARB_HIDDEN;
+/* Takes back the entries from idx on that still count (annulled; their names into d, may be
+ * NULL): the referee reinstates the position before the first of them. */
+arb_status arb__otb_take_back(arb_otb *o, int idx, arb_otb_decision *d) ARB_HIDDEN;
 void arb__otb_reset_progress(arb_otb *o) ARB_HIDDEN;
 arb_status arb__otb_refuse(arb_otb_decision *d, arb_otb_refusal r, arb_status st, const char *fmt,
                            const char *arg) ARB_HIDDEN;
 void arb__otb_set_violation(arb_otb_decision *d, arb_otb_violation v,
                             const char *article) ARB_HIDDEN;
-void arb__otb_check_game_end(arb_otb *o, arb_otb_decision *d) ARB_HIDDEN;
-void arb__otb_end_game(arb_otb *o, arb_result r, arb_termination t, arb_otb_decision *d) ARB_HIDDEN;
+/* Ends the game by the referee's ADJUDICATE (the endings it takes as given) or FORFEIT. */
+void arb__otb_end_game(arb_otb *o, arb_result r, arb_termination t, int by) ARB_HIDDEN;
+void arb__otb_forfeit(arb_otb *o, arb_color side, arb_termination t) ARB_HIDDEN;
 arb_result arb__otb_win_for(arb_color c) ARB_HIDDEN;
-void arb__otb_clock_to(arb_otb *o, arb_color side) ARB_HIDDEN;
 void arb__otb_add_time(arb_otb *o, arb_color side, int seconds, arb_otb_decision *d) ARB_HIDDEN;
 void arb__otb_touched_from_entry(arb_otb *o, const entry *e) ARB_HIDDEN;
 void arb__otb_record_press(arb_otb *o, entry *e) ARB_HIDDEN;
-void arb__otb_press_clock(arb_otb *o, arb_color by, unsigned flags) ARB_HIDDEN;
 arb_status arb__otb_make_move(arb_otb *o, arb_move m, arb_square from, arb_square to,
                               arb_piece_type promo, int hands, int64_t t,
                               arb_otb_decision *d) ARB_HIDDEN;
@@ -166,7 +174,7 @@ arb_status arb__otb_ev_board(arb_otb *o, const arb_otb_event *ev, arb_otb_decisi
 arb_status arb__otb_reinstate(arb_otb *o, int idx, arb_otb_decision *d) ARB_HIDDEN;
 int arb__otb_challenge_only(const arb_otb *o) ARB_HIDDEN;
 int arb__otb_unfinished_pawn(const entry *e, arb_move *queen) ARB_HIDDEN;
-arb_status arb__otb_queen_in(arb_otb *o, entry *e, arb_move q) ARB_HIDDEN;
+arb_status arb__otb_queen_in(arb_otb *o, entry *e, arb_move q, int at_press) ARB_HIDDEN;
 arb_status arb__otb_illegal_completed(arb_otb *o, int idx, arb_otb_decision *d) ARB_HIDDEN;
 arb_status arb__otb_unfinished_completed(arb_otb *o, int idx, arb_move q,
                                          arb_otb_decision *d) ARB_HIDDEN;

@@ -31,23 +31,16 @@ static int illegal_penalty_s(const arb_otb *o) {
 
 /* ---- positions ---- */
 
-/* Reinstates the position before entry idx (annulling it and what followed). */
+/* Reinstates the position before entry idx (annulling it and what followed): the referee's
+ * ARB_REF_REINSTATE, its clock running for the player then having the move. */
 arb_status arb__otb_reinstate(arb_otb *o, int idx, arb_otb_decision *d) {
-  for (uint32_t i = (uint32_t)idx; i < o->nrec; i++) {
-    entry *e = &o->rec[i];
-    if (e->pub.annulled) continue;
-    e->pub.annulled = 1;
-    e->pending = 0;
-    if (d->annulled_count < 8) snprintf(d->annulled[d->annulled_count++], 8, "%s", e->pub.uci);
-  }
-  o->made_idx = -1;
-  arb_status st = arb__otb_rebuild(o);
+  arb_status st = arb__otb_take_back(o, idx, d);
   if (st) return st;
+  o->made_idx = -1;
   d->restored = 1;
   arb__otb_fen_of(arb__otb_cur(o), d->restore_fen);
   arb__otb_touched_from_entry(o, &o->rec[idx]);
   o->breach.active = 0;
-  arb__otb_clock_to(o, arb__otb_having_move(o));
   return ARB_OK;
 }
 
@@ -80,9 +73,11 @@ int arb__otb_unfinished_pawn(const entry *e, arb_move *queen) {
 }
 
 /* 7.5.2: the pawn left on the last rank is replaced by a queen — the entry becomes that legal
- * promotion and the game is rebuilt from the record (the entry is the latest one that counts,
- * or the moves after it are still legal from the queen). */
-arb_status arb__otb_queen_in(arb_otb *o, entry *e, arb_move q) {
+ * promotion.  At the press (at_press, the entry is the made move): the referee takes the pawn's
+ * board back and the queen's move is played, completed by this press.  Later (a challenge under
+ * A.5/B.3, before the opponent's move): play goes on from the board with the queen, the arbiter's
+ * (a continue_from without a mover). */
+arb_status arb__otb_queen_in(arb_otb *o, entry *e, arb_move q, int at_press) {
   entry saved = *e;
   e->move = q;
   e->promo = ARB_QUEEN;
@@ -91,10 +86,26 @@ arb_status arb__otb_queen_in(arb_otb *o, entry *e, arb_move q) {
   arb_san_write(&e->before, q, e->pub.san, sizeof e->pub.san);
   arb__otb_after_move(&e->before, q, &e->after);
   arb__otb_fen_of(&e->after, e->pub.fen_after);
-  arb_status st = arb__otb_rebuild(o);
+  arb_ref_decision rd;
+  arb_status st;
+  if (at_press) {
+    arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_REINSTATE, 0);
+    ev.ply = e->step;
+    st = arb__otb_ref(o, &ev, &rd);
+    if (st == ARB_OK) {
+      arb_ref_event mv = ARB_REF_EVENT_INIT(ARB_REF_MOVE, 0);
+      mv.move = q;
+      mv.by = (int8_t)e->pub.by;
+      st = arb__otb_ref(o, &mv, &rd);
+      e->step = o->steps;
+    }
+  } else {
+    arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_CONTINUE_FROM, 0);
+    ev.position = &e->after;
+    st = arb__otb_ref(o, &ev, &rd);
+  }
   if (st) {
     *e = saved;
-    arb__otb_rebuild(o);
     return st;
   }
   memcpy(o->phys, arb__otb_cur(o)->board, sizeof o->phys);
@@ -110,7 +121,7 @@ static arb_status penalise(arb_otb *o, int idx, int restore, int bonus, arb_colo
   e->pending = 0;
   arb_move q;
   if (!restore && arb__otb_unfinished_pawn(e, &q)) {
-    arb_status st = arb__otb_queen_in(o, e, q);
+    arb_status st = arb__otb_queen_in(o, e, q, 0);
     if (st) return st;
   }
   if (arb__otb_is_casual(o)) return restore ? arb__otb_reinstate(o, idx, d) : ARB_OK;
@@ -118,9 +129,10 @@ static arb_status penalise(arb_otb *o, int idx, int restore, int bonus, arb_colo
     e->counted = 1;
     if (o->illegal_count[off] < 255) o->illegal_count[off]++;
     if (us_mating_material(&e->before, claimant))
-      arb__otb_end_game(o, arb__otb_win_for(claimant), ARB_TERM_ILLEGAL_MOVE_CLAIMED, d);
+      arb__otb_end_game(o, arb__otb_win_for(claimant), ARB_TERM_ILLEGAL_MOVE_CLAIMED, claimant);
     else
-      arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL, d);
+      arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL,
+                        claimant);
     return ARB_OK;
   }
   e->counted = 1;
@@ -129,13 +141,9 @@ static arb_status penalise(arb_otb *o, int idx, int restore, int bonus, arb_colo
     arb_status st = arb__otb_reinstate(o, idx, d);
     if (st) return st;
   }
-  if (arb__otb_is_fide(o) &&
-      o->illegal_count[off] >= 2) { /* 7.5.5: loses, unless the opponent cannot mate */
-    const arb_position *p = restore ? arb__otb_cur(o) : &e->before;
-    if (arb_cannot_mate(p, opp))
-      arb__otb_end_game(o, ARB_RESULT_DRAW, ARB_TERM_SECOND_ILLEGAL_MOVE, d);
-    else
-      arb__otb_end_game(o, arb__otb_win_for(opp), ARB_TERM_SECOND_ILLEGAL_MOVE, d);
+  if (arb__otb_is_fide(o) && o->illegal_count[off] >= 2) {
+    /* 7.5.5: the referee's forfeit — a loss, unless the opponent cannot mate */
+    arb__otb_forfeit(o, off, ARB_TERM_SECOND_ILLEGAL_MOVE);
     return ARB_OK;
   }
   if (bonus) arb__otb_add_time(o, opp, illegal_penalty_s(o), d);
@@ -193,14 +201,12 @@ arb_status arb__otb_unfinished_promotion(arb_otb *o, const arb_otb_event *ev, ar
  * on the illegal move — unless the queen ended the game (a stalemate): then it only counts. */
 arb_status arb__otb_unfinished_completed(arb_otb *o, int idx, arb_move q, arb_otb_decision *d) {
   entry *e = &o->rec[idx];
-  if (arb__otb_is_casual(o)) return arb__otb_queen_in(o, e, q);
+  (void)q;
+  if (arb__otb_is_casual(o)) return ARB_OK; /* the queen, made at the press */
   e->pub.violation = ARB_OTB_V_PROMOTION_NOT_COMPLETED;
   arb__otb_set_violation(d, ARB_OTB_V_PROMOTION_NOT_COMPLETED, NULL);
   if (arb__otb_challenge_only(o)) return arb__otb_illegal_completed(o, idx, d);
-  arb_status st = arb__otb_queen_in(o, e, q);
-  if (st) return st;
-  arb__otb_check_game_end(o, d);
-  if (o->over) {
+  if (arb__otb_over(o)) { /* the queen ended the game (a stalemate): it only counts */
     if (arb__otb_is_fide(o)) {
       e->counted = 1;
       if (o->illegal_count[e->pub.by] < 255) o->illegal_count[e->pub.by]++;

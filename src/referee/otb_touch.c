@@ -74,7 +74,7 @@ static void any_move(arb_otb_obligation *ob, const arb_move *legal, int n) {
  * unknown order already put own pieces first). */
 void arb__otb_obligation_of(const arb_otb *o, const touch_rec *tl, int nt, arb_otb_obligation *ob) {
   memset(ob, 0, offsetof(arb_otb_obligation, allowed));
-  if (o->over || arb__otb_is_casual(o)) return;
+  if (arb__otb_over(o) || arb__otb_is_casual(o)) return;
   const arb_position *p = arb__otb_cur(o);
   arb_move legal[ARB_MAX_MOVES];
   int n = arb__otb_legal_moves(p, legal);
@@ -240,7 +240,12 @@ void arb__otb_add_touch(arb_otb *o, arb_square sq, int own, int eboard, int unkn
 void arb__otb_lapse_on_touch(arb_otb *o) {
   arb_color h = arb__otb_having_move(o);
   if (o->breach.active && o->breach.offender != (int8_t)h) o->breach.lapsed = 1;
-  if (arb_game_draw_offer(o->game) == (int)!h) arb_game_decline_draw(o->game, h);
+  if (arb_game_draw_offer(arb_referee_game(o->ref)) == (int)!h) {
+    arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_DECLINE_DRAW, 0);
+    ev.by = (int8_t)h;
+    arb_ref_decision rd;
+    arb__otb_ref(o, &ev, &rd);
+  }
 }
 
 arb_status arb__otb_ev_touch(arb_otb *o, const arb_otb_event *ev, arb_otb_decision *d) {

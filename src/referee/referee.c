@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "arbiter/status.h"
+#include "game/game_internal.h"
 #include "referee/referee_internal.h"
 
 static const char *const kind_names[ARB_REF_KIND_COUNT] = {
@@ -202,17 +203,20 @@ static int64_t grace_of(const arb_referee *ref, int side) {
   return ref->lag_comp && side >= 0 ? arb_lag_grace(&ref->lag[side]) : 0;
 }
 
-/* The first millisecond the running side's flag counts as down for a server, or NEVER. */
+/* The first millisecond the running side's flag counts as down for a server, or NEVER.  The
+ * grace is that side's even when the arbiter paused the clocks after its flag fell (the flag
+ * stays down: a pause neither lifts it nor ends its grace early). */
 static int64_t flag_deadline(const arb_referee *ref) {
   if (!ref->timed || !sees_flags(ref)) return ARB_CLOCK_NEVER;
   int64_t flag = arb_clock_flag_time(&ref->clock);
-  return flag == ARB_CLOCK_NEVER ? flag : flag + grace_of(ref, arb_clock_running(&ref->clock)) + 1;
+  return flag == ARB_CLOCK_NEVER ? flag : flag + grace_of(ref, arb_clock_turn(&ref->clock)) + 1;
 }
 
 /* The first millisecond at which the side to move has missed its first move, or NEVER. */
 static int64_t first_move_deadline(const arb_referee *ref) {
-  if (!ref->first_move_ms || arb_game_ply_count(ref->game) >= 2 || ref->paused_at >= 0)
-    return ARB_CLOCK_NEVER;
+  if (!ref->first_move_ms || arb_game_ply_count(ref->game) >= 2 || ref->nseg > 0 ||
+      ref->paused_at >= 0)
+    return ARB_CLOCK_NEVER; /* (a game going on from an illegal board is past its start) */
   return ref->first_move_from + ref->first_move_ms + 1;
 }
 
@@ -533,10 +537,11 @@ static arb_status ev_reinstate(arb_referee *ref, const arb_ref_event *ev, arb_re
   for (uint32_t k = 0; k < ref->nseg; k++)
     before += ref->seg[k].steps;
   int n = before + segment_steps(ref, ref->game, ref->nseg == 0);
-  if (ev->ply < 1 || ev->ply > n)
+  if (ev->ply < 1 - ref->book || ev->ply > n)
     return refuse(d, ARB_REF_BAD_EVENT,
-                  "\"reinstate\" needs \"ply\": a step played in this game (1 to %d)", n);
-  annul_latest(ref, n - ev->ply + 1);
+                  "\"reinstate\" needs \"ply\": a step played in this game (%d to %d)",
+                  1 - ref->book, n);
+  annul_latest(ref, n - (ev->ply > 1 ? ev->ply : 1) + 1);
   /* the segment the position before that step is in: drop the later ones */
   int keep = ev->ply - 1; /* steps that stay */
   while (ref->nseg && keep <= before) {
@@ -547,15 +552,21 @@ static arb_status ev_reinstate(arb_referee *ref, const arb_ref_event *ev, arb_re
   }
   int target = keep - before; /* steps to keep in the present game (its start counts one) */
   int plies = ref->nseg == 0 ? ref->book + target : target - 1;
+  if (ref->nseg == 0 && target < 0) ref->book = plies; /* back into the setup's moves */
   while (arb_game_ply_count(ref->game) > plies)
     if (arb_game_undo(ref->game) != ARB_OK) break;
   ref->unpressed = -1;
   memset(ref->pre, 0, sizeof ref->pre);
   clock_to_turn(ref, ev->t);
+  /* back before the second ply: the first-move limit runs again, from the reinstatement (or
+   * from the resumption, when the clocks are paused: a resumption moves it on by the pause) */
+  if (arb_game_ply_count(ref->game) < 2)
+    ref->first_move_from = ref->paused_at >= 0 ? ref->paused_at : ev->t;
   return ARB_OK;
 }
 
-/* ARB_REF_CONTINUE_FROM: a new segment from the board as it is. */
+/* ARB_REF_CONTINUE_FROM: a new segment from the board as it is — ev.by's illegal move pressed
+ * (or, made only, waiting for its press), or the arbiter's board. */
 static arb_status ev_continue_from(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
                                    arb_ref_entry *e) {
   (void)e;
@@ -564,9 +575,22 @@ static arb_status ev_continue_from(arb_referee *ref, const arb_ref_event *ev, ar
   if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
   if (arb_position_problems(ev->position) & ARB_FEN_FATAL)
     return refuse(d, ARB_REF_BAD_EVENT, "the position cannot be played on from");
-  int by = ev->by;
-  if (by >= 0 && ref->timed && arb_clock_running(&ref->clock) != by)
-    return refuse(d, ARB_REF_NOT_YOUR_TURN, "%s's clock is not running", color_name(by));
+  int by = ev->by, made_only = by >= 0 && (ev->flags & ARB_REF_MADE_ONLY);
+  if (by >= 0 && by != arb_game_position(ref->game)->turn)
+    return refuse(d, ARB_REF_NOT_YOUR_TURN, "%s does not have the move", color_name(by));
+  if (by >= 0 && ref->timed) {
+    /* the opponent's made move is completed by this one; the press tried on a copy */
+    arb_clock trial = ref->clock;
+    arb_press_info info;
+    arb_status s = ARB_OK;
+    if (ref->unpressed >= 0)
+      s = arb_clock_press(&trial, (arb_color)ref->unpressed, ev->t, 0, &info);
+    if (s == ARB_OK && arb_clock_running(&trial) != by) s = ARB_ERR_NOT_YOUR_TURN;
+    if (s == ARB_OK && !made_only) s = arb_clock_press(&trial, (arb_color)by, ev->t, 0, &info);
+    if (s != ARB_OK)
+      return refuse(d, s == ARB_ERR_TIME_BACKWARDS ? ARB_REF_TIME_BACKWARDS : ARB_REF_CLOCK_STATE,
+                    "the clock cannot take this move: %s", arb_strerror(s));
+  }
   if (ref->nseg == ref->seg_cap) {
     uint32_t cap = ref->seg_cap ? 2 * ref->seg_cap : 4;
     struct arb__ref_segment *n = realloc(ref->seg, cap * sizeof *n);
@@ -577,8 +601,9 @@ static arb_status ev_continue_from(arb_referee *ref, const arb_ref_event *ev, ar
   arb_game *g = arb_game_new(ev->position, arb_game_rules(ref->game));
   if (!g) return refuse(d, ARB_REF_NO_MEMORY, NULL);
   arb_game_set_search_budget(g, arb_game_search_budget(ref->game));
+  if (by >= 0) arb__game_forget_start_ending(g); /* an illegal move ends nothing by itself */
   if (ref->unpressed >= 0) complete_press(ref, ev->t, NULL);
-  if (by >= 0 && ref->timed) {
+  if (by >= 0 && ref->timed && !made_only) {
     arb_press_info info;
     arb_clock_press(&ref->clock, (arb_color)by, ev->t, 0, &info);
   }
@@ -586,7 +611,12 @@ static arb_status ev_continue_from(arb_referee *ref, const arb_ref_event *ev, ar
   ref->seg[ref->nseg++].game = ref->game;
   ref->game = g;
   memset(ref->pre, 0, sizeof ref->pre);
-  clock_to_turn(ref, ev->t);
+  if (made_only) {
+    ref->unpressed = by; /* its clock runs on until the press */
+    ref->unpressed_rec = ref->nrec;
+  } else {
+    clock_to_turn(ref, ev->t);
+  }
   return ARB_OK;
 }
 
@@ -767,7 +797,7 @@ static void flag_falls(arb_referee *ref, arb_color side, int64_t t) {
     ref->flag_side = side;
     ref->flag_reason = v.reason;
   }
-  arb_clock_stop(&ref->clock, t);
+  if (ref->timed) arb_clock_stop(&ref->clock, t);
 }
 
 static arb_status need_clock(const arb_referee *ref, arb_ref_decision *d) {
@@ -784,9 +814,14 @@ static arb_status need_side(const arb_ref_event *ev, arb_ref_decision *d, const 
 static arb_status ev_flag(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
                           arb_ref_entry *e) {
   (void)e;
-  if (need_side(ev, d, "whose flag fell") || need_clock(ref, d)) return d->status;
+  if (need_side(ev, d, "whose flag fell")) return d->status;
+  if (!ref->timed && !(ev->flags & ARB_REF_FLAG_SEEN) && need_clock(ref, d)) return d->status;
   if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
   arb_color side = (arb_color)ev->side, other = (arb_color)(ev->side ^ 1);
+  if (!ref->timed) { /* a flag the arbiter saw down on a clock the referee does not run */
+    flag_falls(ref, side, ev->t);
+    return ARB_OK;
+  }
   if (arb_clock_check_flag(&ref->clock, side, ev->t) != ARB_OK)
     return refuse(d, ARB_REF_FLAG_NOT_FALLEN, "%s still has %lld ms", color_name(side),
                   (long long)arb_clock_remaining(&ref->clock, side, ev->t));
@@ -938,23 +973,50 @@ static arb_status ev_forfeit(arb_referee *ref, const arb_ref_event *ev, arb_ref_
 }
 
 /* ARB_REF_ADJUDICATE: the game ends with ev.result (a match's adjudication never gives a win
- * the laws could not). */
+ * the laws could not; a dead position is checked); after the end, the arbiter amends it. */
 static arb_status ev_adjudicate(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d,
                                 arb_ref_entry *e) {
   (void)e;
   arb_termination t = ev->termination;
-  if (t != ARB_TERM_ADJUDICATION && t != ARB_TERM_ARBITER)
+  int after_end = game_over(ref) && !ref->aborted;
+  if (t != ARB_TERM_ADJUDICATION && t != ARB_TERM_ARBITER && t != ARB_TERM_DEAD_POSITION &&
+      t != ARB_TERM_AGREEMENT && t != ARB_TERM_RESIGNATION && t != ARB_TERM_ILLEGAL_POSITION &&
+      t != ARB_TERM_ILLEGAL_MOVE_CLAIMED && t != ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL &&
+      !(t == ARB_TERM_NONE && after_end))
     return refuse(d, ARB_REF_BAD_EVENT,
-                  "\"adjudicate\" needs \"termination\": adjudication or arbiter_decision");
-  if (ev->result == ARB_RESULT_NONE || (unsigned)ev->result > ARB_RESULT_DRAW)
+                  "\"adjudicate\" needs \"termination\": adjudication, arbiter_decision, "
+                  "dead_position, agreement, resignation, illegal_position, illegal_move_claimed "
+                  "or illegal_move_claimant_lacks_mating_material");
+  if (t == ARB_TERM_DEAD_POSITION && ev->result == ARB_RESULT_NONE) {
+    /* the result of a dead position is a draw: it need not be given */
+  } else if (ev->result == ARB_RESULT_NONE || (unsigned)ev->result > ARB_RESULT_DRAW) {
     return refuse(d, ARB_REF_BAD_EVENT, "\"adjudicate\" needs \"result\": 1-0, 0-1 or 1/2-1/2");
+  }
+  if (ev->by < -1 || ev->by > ARB_BLACK) return refuse(d, ARB_REF_BAD_EVENT, "bad \"by\"");
+  if (after_end && (t == ARB_TERM_ARBITER || t == ARB_TERM_NONE)) {
+    arb_status s = arb__game_amend_outcome(ref->game, ev->result, t, ev->by);
+    return s == ARB_OK ? ARB_OK : refuse_status(d, s);
+  }
   if (game_over(ref)) return refuse_status(d, ARB_ERR_GAME_OVER);
   arb_result r = ev->result;
+  int by = ev->by;
   if (t == ARB_TERM_ADJUDICATION && r != ARB_RESULT_DRAW &&
       arb_cannot_mate(arb_game_position(ref->game),
                       r == ARB_RESULT_WHITE_WINS ? ARB_WHITE : ARB_BLACK))
     r = ARB_RESULT_DRAW;
-  arb_status s = arb_game_end(ref->game, r, t, -1);
+  if (t == ARB_TERM_DEAD_POSITION) {
+    if (!arb_is_dead_position(arb_game_position(ref->game)))
+      return refuse(d, ARB_REF_NOT_ALLOWED,
+                    "the position is not dead: checkmate is still possible (FIDE 5.2.2)");
+    r = ARB_RESULT_DRAW;
+  }
+  if ((t == ARB_TERM_ILLEGAL_POSITION || t == ARB_TERM_ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL ||
+       t == ARB_TERM_AGREEMENT) &&
+      r != ARB_RESULT_DRAW)
+    return refuse(d, ARB_REF_BAD_EVENT, "\"%s\" is a draw", arb_termination_name(t));
+  if ((t == ARB_TERM_RESIGNATION || t == ARB_TERM_ILLEGAL_MOVE_CLAIMED) && r == ARB_RESULT_DRAW)
+    return refuse(d, ARB_REF_BAD_EVENT, "\"%s\" is a win", arb_termination_name(t));
+  arb_status s = arb__game_rule_end(ref->game, r, t, by);
   return s == ARB_OK ? ARB_OK : refuse_status(d, s);
 }
 
@@ -998,7 +1060,7 @@ static arb_ref_entry entry_of(const arb_ref_event *ev, int64_t t) {
   e.set = ev->set;
   e.reason = ev->reason;
   e.ms = ev->ms;
-  e.flags = ev->flags & (ARB_REF_AUTO_QUEEN | ARB_REF_MADE_ONLY);
+  e.flags = ev->flags & (ARB_REF_AUTO_QUEEN | ARB_REF_MADE_ONLY | ARB_REF_FLAG_SEEN);
   e.clock_ms = e.move_ms = -1;
   return e;
 }
@@ -1036,7 +1098,7 @@ static int time_due(arb_referee *ref, int64_t t) {
     ref->aborted = 1;
     if (ref->timed) arb_clock_stop(&ref->clock, t);
   } else {
-    int running = arb_clock_running(&ref->clock);
+    int running = (int)arb_clock_turn(&ref->clock); /* its clock, even paused since */
     /* the flag fell when the time ran out, not when it was noticed */
     e = entry_of(&tick, arb_clock_flag_time(&ref->clock));
     e.side = (int8_t)running;

@@ -161,6 +161,8 @@ test('settings: a name in the players\' bar, the blue board, coordinates off, so
     assert.equal(await white.text('#confirm-text'), 'Play Nf3?');
     await white.page.click('#confirm-yes');
     await black.waitPly(1);
+    // the mover's page sounds the move when its own page has it (not when the opponent's does)
+    await white.waitData('sound', 'move');
     assert.equal(await white.data('sound'), 'move');
   }));
 
