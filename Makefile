@@ -3,7 +3,10 @@
 #   make run        the main job: the play server on http://localhost:8080 (the page built into
 #                   web/dist, games in ./arbiter.db); `arbiter demo` is the old demonstration
 #   make test       install what is missing, then every test: release build + ASan/UBSan build
-#                   (the browser tests' screenshots: build/release/web-shots/web and /train)
+#                   (the browser tests' screenshots: build/release/web-shots/web and /train),
+#                   then the hot paths' instruction budgets (make test-guard)
+#   make test-guard callgrind's instruction counts of pgn check, perft, query, the referee, dead
+#                   and solve against tests/perf/budgets (GUARD_UPDATE=1 rewrites them)
 #   make bench      perft against Stockfish's `go perft` (ratio), query with/without history,
 #                   winnability on the final positions of games lost on time and on locked
 #                   positions (bench/dead [-n RUNS] [FILE...]),
@@ -28,7 +31,7 @@ FUZZ_SECONDS ?= 60
 JOBS ?= 2
 SANITIZER_PERFT_NODES ?= 1000000
 
-.PHONY: all build run test test-release test-asan test-fresh test-fresh-deb bench fuzz install deb test-deep test-crash format deps clean
+.PHONY: all build run test test-release test-asan test-guard test-fresh test-fresh-deb bench fuzz install deb test-deep test-crash format deps clean
 
 all: build
 
@@ -46,7 +49,7 @@ run: build
 	@echo "make run: open http://localhost:$(PORT)/ — play the computer, or a friend in a second window (Ctrl-C stops the server)"
 	./build/release/arbiter serve --port $(PORT) --db arbiter.db --static web/dist
 
-test: test-release test-asan
+test: test-release test-asan test-guard
 
 test-release:
 	@sh scripts/deps.sh build test
@@ -63,6 +66,15 @@ test-asan:
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure -j$(JOBS) -LE deep -E '^(format|consumer_pkgconfig|diff_chessops_pgn_corpus)$$'
+
+# The hot paths' instruction counts (callgrind) against tests/perf/budgets, on a portable build
+# (valgrind runs no AVX-512, and the counts must not depend on the CPU); GUARD_UPDATE=1 writes
+# the budgets anew (commit them saying why)
+test-guard:
+	@sh scripts/deps.sh build test
+	cmake -S . -B build/guard -DCMAKE_BUILD_TYPE=Release -DARB_NATIVE=OFF -DARB_BUILD_TESTS=OFF >/dev/null
+	cmake --build build/guard -j$(JOBS) --target arbiter_cli
+	sh tests/perf/guard.sh build/guard/arbiter . $(if $(GUARD_UPDATE),--update)
 
 test-fresh:
 	sh scripts/test-fresh.sh

@@ -14,7 +14,7 @@ for what in "${@:-build}"; do
   case "$what" in
   build) ;;
   # the engines are the ones tests/cli/{match,play}.sh play against
-  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3 man-db zsh curl" ;;
+  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3 man-db zsh curl valgrind" ;;
   node) want="$want nodejs npm" ;;
   # make run: the page's npm packages, and the computer opponent the lobby offers
   run) want="$want nodejs npm stockfish" ;;
