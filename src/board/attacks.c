@@ -13,17 +13,38 @@ ARB_HIDDEN arb__tables arb__tab;
 static const int rook_dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 static const int bishop_dirs[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 
-/* Attacks of a slider found by walking its rays; slow, used to fill the tables. */
-static arb_bitboard ray_attacks(int sq, arb_bitboard occ, const int dirs[4][2]) {
+/* The rays of one slider: ray[d][sq] every square from sq (not included) to the edge in
+ * direction d, walked once; up[d]: the direction goes to higher squares. */
+typedef struct rays {
+  arb_bitboard ray[4][64];
+  int up[4];
+} rays;
+
+static void rays_of(rays *out, const int dirs[4][2]) {
+  for (int d = 0; d < 4; d++) {
+    out->up[d] = dirs[d][1] * 8 + dirs[d][0] > 0;
+    for (int sq = 0; sq < 64; sq++) {
+      arb_bitboard ray = 0;
+      int f = sq % 8 + dirs[d][0], r = sq / 8 + dirs[d][1];
+      for (; f >= 0 && f < 8 && r >= 0 && r < 8; f += dirs[d][0], r += dirs[d][1])
+        ray |= ARB_BB(r * 8 + f);
+      out->ray[d][sq] = ray;
+    }
+  }
+}
+
+/* Attacks of a slider on sq: each ray up to and including its first blocker (the nearest in
+ * the ray's direction: the lowest square going up, the highest going down), used to fill the
+ * tables (start-up: 107,648 of them). */
+static arb_bitboard ray_attacks(const rays *rs, int sq, arb_bitboard occ) {
   arb_bitboard att = 0;
   for (int d = 0; d < 4; d++) {
-    int f = sq % 8 + dirs[d][0], r = sq / 8 + dirs[d][1];
-    while (f >= 0 && f < 8 && r >= 0 && r < 8) {
-      att |= ARB_BB(r * 8 + f);
-      if (occ & ARB_BB(r * 8 + f)) break;
-      f += dirs[d][0];
-      r += dirs[d][1];
+    arb_bitboard ray = rs->ray[d][sq], blockers = ray & occ;
+    if (blockers) {
+      int first = rs->up[d] ? __builtin_ctzll(blockers) : 63 - __builtin_clzll(blockers);
+      ray ^= rs->ray[d][first];
     }
+    att |= ray;
   }
   return att;
 }
@@ -66,6 +87,8 @@ static void init_slider(arb__magic *mag, arb_bitboard *table, const int dirs[4][
                         const uint64_t *known) {
   arb_bitboard occs[4096], atts[4096];
   uint32_t offset = 0;
+  rays rs;
+  rays_of(&rs, dirs);
 #if !ARB_USE_PEXT
   uint64_t seed = UINT64_C(0x9E3779B97F4A7C15);
   /* epoch[] remembers which attempt wrote a slot, so the table needs no clearing. */
@@ -86,7 +109,7 @@ static void init_slider(arb__magic *mag, arb_bitboard *table, const int dirs[4][
     arb_bitboard b = 0;
     do {
       occs[n] = b;
-      atts[n] = ray_attacks(sq, b, dirs);
+      atts[n] = ray_attacks(&rs, sq, b);
       n++;
       b = (b - m->mask) & m->mask;
     } while (b);
