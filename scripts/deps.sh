@@ -9,12 +9,12 @@
 set -eu
 list=0
 if [ "${1:-}" = --list ]; then list=1; shift; fi
-want="cmake make gcc pkg-config libjansson-dev libuv1-dev libsqlite3-dev help2man"
+want="cmake make gcc pkg-config libjansson-dev libuv1-dev libsqlite3-dev libzstd-dev zlib1g-dev help2man"
 for what in "${@:-build}"; do
   case "$what" in
   build) ;;
   # the engines are the ones tests/cli/{match,play}.sh play against
-  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3 man-db zsh curl valgrind" ;;
+  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3 man-db zsh curl valgrind zstd gzip" ;;
   node) want="$want nodejs npm" ;;
   # make run: the page's npm packages, and the computer opponent the lobby offers
   run) want="$want nodejs npm stockfish" ;;

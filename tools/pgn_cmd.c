@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgn_source.h"
 #include "util.h"
 
 #define CHUNK (1u << 18)
@@ -787,7 +788,7 @@ static uint64_t count_lines(const char *p, size_t n) {
 }
 
 /* One thread: the whole input through one reader, block by block; nothing is cut. */
-static int stream_input(pool *p, const char *name, FILE *in) {
+static int stream_input(pool *p, const char *name, pgn_source *in) {
   job j;
   memset(&j, 0, sizeof j);
   j.file = name;
@@ -803,17 +804,17 @@ static int stream_input(pool *p, const char *name, FILE *in) {
   char *buf = rc == 0 ? malloc(block) : NULL;
   if (!buf) rc = -1;
   while (rc == 0) {
-    size_t k = fread(buf, 1, block, in);
+    size_t k = pgn_source_read(in, buf, block);
     if (k && arb_pgn_reader_feed(rd.r, buf, k) != ARB_OK) rc = -1;
     if (k < block) break;
   }
   free(buf);
   reading_end(&rd, &j);
   emit(p->t, &j); /* the counts */
-  return rc || ferror(in) ? -1 : 0;
+  return rc || pgn_source_error(in) ? -1 : 0;
 }
 
-static int read_input(pool *p, const char *name, FILE *in) {
+static int read_input(pool *p, const char *name, pgn_source *in) {
   if (p->nthreads == 0) return stream_input(p, name, in);
   char *buf = NULL;
   size_t n = 0, cap = 0;
@@ -831,7 +832,7 @@ static int read_input(pool *p, const char *name, FILE *in) {
         buf = b;
         cap = c;
       }
-      size_t k = fread(buf + n, 1, READ_BLOCK, in);
+      size_t k = pgn_source_read(in, buf + n, READ_BLOCK);
       n += k;
       if (k < READ_BLOCK) eof = 1;
       if (n < CHUNK && !eof) continue;
@@ -862,7 +863,7 @@ static int read_input(pool *p, const char *name, FILE *in) {
     n -= cut;
   }
   free(buf);
-  return ferror(in) ? -1 : 0;
+  return pgn_source_error(in) ? -1 : 0;
 }
 
 /* ---- command line ---- */
@@ -875,7 +876,8 @@ static void pgn_usage(FILE *out) {
       "       arbiter pgn filter [FILTERS] [--to FORMAT] [OPTIONS] [FILE...]\n"
       "\n"
       "Reads PGN files (or stdin, also as '-') and replays every game and variation under the\n"
-      "full rules.  Problems are reported as\n"
+      "full rules; a file compressed with zstd (.pgn.zst, as lichess publishes its database) or\n"
+      "gzip (.pgn.gz) is read as it is decompressed.  Problems are reported as\n"
       "  FILE:LINE:COL: game N (White \xE2\x80\x93 Black): ply P: message\n"
       "and reading goes on with the next game.  Results are checked against the termination\n"
       "marker and the final position (mate, stalemate, dead position, fivefold, 75 moves), and a\n"
@@ -1127,10 +1129,14 @@ int arb_cmd_pgn(int argc, char **argv) {
       bad_input = 1;
       continue;
     }
-    if (read_input(p, shown, in) != 0) {
-      fprintf(stderr, "arbiter pgn: %s: read error or out of memory\n", shown);
+    /* plain, .pgn.zst or .pgn.gz: told by the first bytes, decompressed as it is read */
+    pgn_source *src = pgn_source_open(in);
+    if (!src || read_input(p, shown, src) != 0) {
+      const char *why = src ? pgn_source_error(src) : NULL;
+      fprintf(stderr, "arbiter pgn: %s: %s\n", shown, why ? why : "out of memory");
       bad_input = 1;
     }
+    pgn_source_close(src);
     if (in != stdin) fclose(in);
     if (nfiles == 0) break;
   }

@@ -422,4 +422,49 @@ same "convert --tree: the game written from its tree" "$T/out" '[Event "tree"]
 *
 '
 
+
+# Compressed input: .pgn.zst (lichess's database) and .pgn.gz, told by their first bytes (stdin
+# too), read as a stream: the same games and moves as the plain file; concatenated frames and
+# members read on; a truncated or corrupt file is exit 2 with the reason and where.
+need zstd zstd
+need gzip gzip
+R=$P/real/lichess-jishanshaikh4-standard-first300.pgn
+"$A" pgn convert --to uci "$R" >"$T/plain.uci" 2>/dev/null
+zstd -q -19 -c "$R" >"$T/g.pgn.zst"
+gzip -c "$R" >"$T/g.pgn.gz"
+for f in "$T/g.pgn.zst" "$T/g.pgn.gz"; do
+  "$A" pgn check "$f" >"$T/out" 2>&1
+  check "$(basename "$f"): exit 0" test $? -eq 0
+  check "$(basename "$f"): the 300 games" grep -q '^300 games, 0 with errors' "$T/out"
+  "$A" pgn convert --to uci "$f" >"$T/c.uci" 2>/dev/null
+  check "$(basename "$f"): the same moves as the plain file" cmp -s "$T/plain.uci" "$T/c.uci"
+  "$A" pgn convert -j 2 --to uci <"$f" >"$T/c.uci" 2>/dev/null
+  check "$(basename "$f") on stdin, -j 2: the same moves" cmp -s "$T/plain.uci" "$T/c.uci"
+done
+cat "$T/g.pgn.zst" "$T/g.pgn.zst" >"$T/two.zst"
+cat "$T/g.pgn.gz" "$T/g.pgn.gz" >"$T/two.gz"
+for f in "$T/two.zst" "$T/two.gz"; do
+  "$A" pgn check "$f" >"$T/out" 2>&1
+  check "$(basename "$f"): two frames or members, 600 games" grep -q '^600 games, 0 with errors' "$T/out"
+done
+head -c 100000 "$T/g.pgn.zst" >"$T/cut.zst"
+"$A" pgn check "$T/cut.zst" >/dev/null 2>"$T/err"
+check "truncated zstd: exit 2" test $? -eq 2
+check "truncated zstd: said so" grep -q 'cut.zst: truncated zstd data' "$T/err"
+head -c 100000 "$T/g.pgn.gz" >"$T/cut.gz"
+"$A" pgn check "$T/cut.gz" >/dev/null 2>"$T/err"
+check "truncated gzip: exit 2" test $? -eq 2
+check "truncated gzip: said so" grep -q 'cut.gz: truncated gzip data' "$T/err"
+python3 -c "
+import sys
+for src, dst in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
+    d = bytearray(open(src, 'rb').read()); d[5000] ^= 0xFF; open(dst, 'wb').write(d)
+" "$T/g.pgn.zst" "$T/bad.zst" "$T/g.pgn.gz" "$T/bad.gz"
+"$A" pgn check "$T/bad.zst" >/dev/null 2>"$T/err"
+check "corrupt zstd: exit 2" test $? -eq 2
+check "corrupt zstd: said so, with the byte" grep -q 'bad.zst: corrupt zstd data at compressed byte [0-9]*: ' "$T/err"
+"$A" pgn check "$T/bad.gz" >/dev/null 2>"$T/err"
+check "corrupt gzip: exit 2" test $? -eq 2
+check "corrupt gzip: said so, with the byte" grep -q 'bad.gz: corrupt gzip data at compressed byte [0-9]*: ' "$T/err"
+
 finish
