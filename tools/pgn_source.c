@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#define ZLIB_CONST /* next_in is const */
 #include <zlib.h>
 #include <zstd.h>
 
