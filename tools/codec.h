@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "arbiter/common.h"
+#include "arbiter/notation.h"
+#include "arbiter/position.h"
 
 static inline const char *codec_color_name(int c) { return c == ARB_WHITE ? "white" : "black"; }
 
@@ -60,6 +62,27 @@ static inline void codec_status(json_t *answer, int ok, const codec_error *err, 
   json_object_set_new(e, "message", m ? m : json_string("invalid text in the event"));
   json_object_set_new(e, "line", json_integer(lineno));
   json_object_set_new(answer, "error", e);
+}
+
+/* A start's "moves" (SAN or UCI, played from `from`) into out[0, cap): their count in *n, or 0
+ * with *err set when the list is not one or a move is not legal where it stands. */
+#define CODEC_MOVES_MAX 1024
+static inline int codec_read_moves(json_t *moves, const arb_position *from, arb_move *out,
+                                   size_t *n, codec_error *err) {
+  if (!json_is_array(moves) || json_array_size(moves) > CODEC_MOVES_MAX)
+    return codec_fail(err, "bad_event", "\"moves\" must be a list of at most %d moves",
+                      CODEC_MOVES_MAX);
+  arb_position p = *from;
+  for (size_t i = 0; i < json_array_size(moves); i++) {
+    json_t *m = json_array_get(moves, i);
+    if (!json_is_string(m) ||
+        arb_move_read(&p, json_string_value(m), json_string_length(m), 0, &out[i], NULL))
+      return codec_fail(err, "illegal_move", "\"moves\"[%zu] is not a legal move", i);
+    arb_undo u;
+    arb_make_move(&p, out[i], &u);
+  }
+  *n = json_array_size(moves);
+  return 1;
 }
 
 #endif

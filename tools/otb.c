@@ -86,7 +86,7 @@ typedef struct start_fields {
   arb_otb_setup setup;
   arb_position pos;
   arb_time_control tc;
-  arb_move moves[1024];
+  arb_move moves[CODEC_MOVES_MAX];
 } start_fields;
 
 static int parse_start(json_t *j, const otb_state *st, start_fields *sf, codec_error *err) {
@@ -121,19 +121,8 @@ static int parse_start(json_t *j, const otb_state *st, start_fields *sf, codec_e
   su->start = &sf->pos;
   json_t *moves = json_object_get(j, "moves");
   if (moves) {
-    if (!json_is_array(moves) || json_array_size(moves) > 1024)
-      return codec_fail(err, "bad_event", "\"moves\" must be a list of at most 1024 moves");
-    arb_position p = sf->pos;
-    for (size_t i = 0; i < json_array_size(moves); i++) {
-      json_t *m = json_array_get(moves, i);
-      if (!json_is_string(m) ||
-          arb_move_read(&p, json_string_value(m), json_string_length(m), 0, &sf->moves[i], NULL))
-        return codec_fail(err, "illegal_move", "\"moves\"[%zu] is not a legal move", i);
-      arb_undo u;
-      arb_make_move(&p, sf->moves[i], &u);
-    }
+    if (!codec_read_moves(moves, &sf->pos, sf->moves, &su->move_count, err)) return 0;
     su->moves = sf->moves;
-    su->move_count = json_array_size(moves);
   }
   /* "control" and "timecontrol": the PGN TimeControl grammar (seconds), as docs/otb.md */
   json_t *control = json_object_get(j, "control");

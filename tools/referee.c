@@ -69,14 +69,12 @@ void ref_state_free(ref_state *st) {
 }
 
 /* A start event's fields: the setup, with the position, time control and tags it points to. */
-#define START_MOVES_MAX 1024
-
 typedef struct start_fields {
   arb_ref_setup setup;
   arb_position pos;
   arb_time_control tc;
   arb_ref_tag tags[2];
-  arb_move moves[START_MOVES_MAX]; /* "moves": the setup's (a book's), from the start */
+  arb_move moves[CODEC_MOVES_MAX]; /* "moves": the setup's (a book's), from the start */
 } start_fields;
 
 /* A "fen" field into *out, accepting the problems in `accept`; 0 with *err set when it cannot. */
@@ -116,24 +114,13 @@ static int parse_start(json_t *ev, arb_ruleset default_rules, start_fields *sf, 
    * not on the clock, and a reinstatement may reach back into them */
   json_t *mvs = json_object_get(ev, "moves");
   if (mvs) {
-    if (!json_is_array(mvs) || json_array_size(mvs) > START_MOVES_MAX)
-      return codec_fail(err, "bad_event", "\"moves\" must be a list of at most %d moves",
-                        START_MOVES_MAX);
     arb_position p;
     if (su->start)
       p = *su->start;
     else
       arb_position_startpos(&p);
-    for (size_t i = 0; i < json_array_size(mvs); i++) {
-      json_t *m = json_array_get(mvs, i);
-      if (!json_is_string(m) || arb_move_read(&p, json_string_value(m), json_string_length(m), 0,
-                                              &sf->moves[i], NULL) != ARB_OK)
-        return codec_fail(err, "illegal_move", "\"moves\": move %zu is not legal there", i + 1);
-      arb_undo u;
-      arb_make_move(&p, sf->moves[i], &u);
-    }
+    if (!codec_read_moves(mvs, &p, sf->moves, &su->move_count, err)) return 0;
     su->moves = sf->moves;
-    su->move_count = json_array_size(mvs);
   }
   json_t *nd = json_object_get(ev, "no_draw_before");
   if (nd && (!json_is_integer(nd) || json_integer_value(nd) < 0 ||

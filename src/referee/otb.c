@@ -391,13 +391,13 @@ void arb__otb_set_violation(arb_otb_decision *d, arb_otb_violation v, const char
   snprintf(d->article, sizeof d->article, "%s", article ? article : violation_articles[v]);
 }
 
-void arb__otb_end_game(arb_otb *o, arb_result r, arb_termination t, int by) {
+arb_status arb__otb_end_game(arb_otb *o, arb_result r, arb_termination t, int by) {
   arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_ADJUDICATE, 0);
   ev.result = r;
   ev.termination = t;
   ev.by = (int8_t)by;
   arb_ref_decision rd;
-  arb__otb_ref(o, &ev, &rd);
+  return arb__otb_ref(o, &ev, &rd);
 }
 
 void arb__otb_forfeit(arb_otb *o, arb_color side, arb_termination t) {
@@ -624,7 +624,7 @@ arb_status arb__otb_complete_made(arb_otb *o, int other_hand, arb_otb_decision *
       if (st) return st;
       arb__otb_record_press(o, e);
       d->completed = 1;
-      return arb__otb_unfinished_completed(o, idx, q, d);
+      return arb__otb_unfinished_completed(o, idx, d);
     }
   }
   arb_ref_event ev = ARB_REF_EVENT_INIT(ARB_REF_PRESS, 0);
@@ -639,7 +639,7 @@ arb_status arb__otb_complete_made(arb_otb *o, int other_hand, arb_otb_decision *
     return arb__otb_illegal_completed(o, idx, d);
   }
   if (!e->pub.legal && arb__otb_unfinished_pawn(e, &q) && !arb__otb_is_uscf(o))
-    return arb__otb_unfinished_completed(o, idx, q, d); /* 7.5.2 under A.5, B.3 */
+    return arb__otb_unfinished_completed(o, idx, d); /* 7.5.2 under A.5, B.3 */
   if (!e->pub.legal) return arb__otb_illegal_completed(o, idx, d);
   if (other_hand && !arb__otb_is_casual(o)) {
     arb__otb_set_violation(d, ARB_OTB_V_CLOCK_OTHER_HAND, arb__otb_is_uscf(o) ? "16C1" : "6.2.3");
@@ -970,14 +970,9 @@ static arb_status ev_claim(arb_otb *o, const arb_otb_event *ev, arb_otb_decision
     }
     return ARB_OK;
   }
-  case ARB_OTB_M_DEAD_POSITION: {
-    arb_ref_event de = ARB_REF_EVENT_INIT(ARB_REF_ADJUDICATE, 0);
-    de.termination = ARB_TERM_DEAD_POSITION;
-    de.by = (int8_t)by;
-    arb_ref_decision rd;
-    d->claim_valid = arb__otb_ref(o, &de, &rd) == ARB_OK;
+  case ARB_OTB_M_DEAD_POSITION: /* upheld only when the referee finds the position dead */
+    d->claim_valid = arb__otb_end_game(o, ARB_RESULT_NONE, ARB_TERM_DEAD_POSITION, by) == ARB_OK;
     return ARB_OK;
-  }
   case ARB_OTB_M_QUICKPLAY_INCREMENT:
   case ARB_OTB_M_NO_NORMAL_MEANS: {
     if (!o->cfg.guidelines_iii || o->cfg.rules == ARB_OTB_FIDE_BLITZ)

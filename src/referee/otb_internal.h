@@ -131,7 +131,7 @@ arb_status arb__otb_refuse(arb_otb_decision *d, arb_otb_refusal r, arb_status st
 void arb__otb_set_violation(arb_otb_decision *d, arb_otb_violation v,
                             const char *article) ARB_HIDDEN;
 /* Ends the game by the referee's ADJUDICATE (the endings it takes as given) or FORFEIT. */
-void arb__otb_end_game(arb_otb *o, arb_result r, arb_termination t, int by) ARB_HIDDEN;
+arb_status arb__otb_end_game(arb_otb *o, arb_result r, arb_termination t, int by) ARB_HIDDEN;
 void arb__otb_forfeit(arb_otb *o, arb_color side, arb_termination t) ARB_HIDDEN;
 arb_result arb__otb_win_for(arb_color c) ARB_HIDDEN;
 void arb__otb_add_time(arb_otb *o, arb_color side, int seconds, arb_otb_decision *d) ARB_HIDDEN;
@@ -176,8 +176,7 @@ int arb__otb_challenge_only(const arb_otb *o) ARB_HIDDEN;
 int arb__otb_unfinished_pawn(const entry *e, arb_move *queen) ARB_HIDDEN;
 arb_status arb__otb_queen_in(arb_otb *o, entry *e, arb_move q, int at_press) ARB_HIDDEN;
 arb_status arb__otb_illegal_completed(arb_otb *o, int idx, arb_otb_decision *d) ARB_HIDDEN;
-arb_status arb__otb_unfinished_completed(arb_otb *o, int idx, arb_move q,
-                                         arb_otb_decision *d) ARB_HIDDEN;
+arb_status arb__otb_unfinished_completed(arb_otb *o, int idx, arb_otb_decision *d) ARB_HIDDEN;
 arb_status arb__otb_unfinished_promotion(arb_otb *o, const arb_otb_event *ev,
                                          arb_otb_decision *d) ARB_HIDDEN;
 arb_status arb__otb_rule_illegal(arb_otb *o, int claimant, int arbiter, int ply,

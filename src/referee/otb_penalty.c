@@ -195,13 +195,13 @@ arb_status arb__otb_unfinished_promotion(arb_otb *o, const arb_otb_event *ev, ar
   return 0;
 }
 
-/* 7.5.2: entry idx, just completed, left its pawn on the last rank; q is the queen it becomes.
- * Casual play: the queen, no penalty.  A.5/B.3: the pawn stands until challenged (a pending
- * illegal move, A.5.4 once the arbiter has seen it).  Elsewhere the queen now, and the ruling
- * on the illegal move — unless the queen ended the game (a stalemate): then it only counts. */
-arb_status arb__otb_unfinished_completed(arb_otb *o, int idx, arb_move q, arb_otb_decision *d) {
+/* 7.5.2: entry idx, just completed, left its pawn on the last rank (made a queen by the press,
+ * arb__otb_queen_in, unless it stands until challenged).  Casual play: the queen, no penalty.
+ * A.5/B.3: the pawn stands until challenged (a pending illegal move, A.5.4 once the arbiter has
+ * seen it).  Elsewhere the queen now, and the ruling on the illegal move — unless the queen ended
+ * the game (a stalemate): then it only counts. */
+arb_status arb__otb_unfinished_completed(arb_otb *o, int idx, arb_otb_decision *d) {
   entry *e = &o->rec[idx];
-  (void)q;
   if (arb__otb_is_casual(o)) return ARB_OK; /* the queen, made at the press */
   e->pub.violation = ARB_OTB_V_PROMOTION_NOT_COMPLETED;
   arb__otb_set_violation(d, ARB_OTB_V_PROMOTION_NOT_COMPLETED, NULL);

@@ -116,6 +116,12 @@ static arb_status refuse_status(arb_ref_decision *d, arb_status s) {
   return refuse(d, refusal_of(s), NULL);
 }
 
+/* A press the clock refused (tried on a copy): nothing changes. */
+static arb_status refuse_clock(arb_ref_decision *d, arb_status s) {
+  return refuse(d, s == ARB_ERR_TIME_BACKWARDS ? ARB_REF_TIME_BACKWARDS : ARB_REF_CLOCK_STATE,
+                "the clock cannot take this move: %s", arb_strerror(s));
+}
+
 static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"; }
 
 static arb_status need_by(const arb_ref_event *ev, arb_ref_decision *d) {
@@ -587,9 +593,7 @@ static arb_status ev_continue_from(arb_referee *ref, const arb_ref_event *ev, ar
       s = arb_clock_press(&trial, (arb_color)ref->unpressed, ev->t, 0, &info);
     if (s == ARB_OK && arb_clock_running(&trial) != by) s = ARB_ERR_NOT_YOUR_TURN;
     if (s == ARB_OK && !made_only) s = arb_clock_press(&trial, (arb_color)by, ev->t, 0, &info);
-    if (s != ARB_OK)
-      return refuse(d, s == ARB_ERR_TIME_BACKWARDS ? ARB_REF_TIME_BACKWARDS : ARB_REF_CLOCK_STATE,
-                    "the clock cannot take this move: %s", arb_strerror(s));
+    if (s != ARB_OK) return refuse_clock(d, s);
   }
   if (ref->nseg == ref->seg_cap) {
     uint32_t cap = ref->seg_cap ? 2 * ref->seg_cap : 4;
@@ -650,9 +654,7 @@ static arb_status ev_move(arb_referee *ref, const arb_ref_event *ev, arb_ref_dec
     int timed_move = arb_clock_running(&trial) == (int)mover;
     if (ref->lag_comp && timed_move) comp = arb_lag_credit(&lag, e->lag_ms);
     if (s == ARB_OK) s = arb_clock_press_lag(&trial, mover, ev->t, comp, 0, &info);
-    if (s != ARB_OK)
-      return refuse(d, s == ARB_ERR_TIME_BACKWARDS ? ARB_REF_TIME_BACKWARDS : ARB_REF_CLOCK_STATE,
-                    "the clock cannot take this move: %s", arb_strerror(s));
+    if (s != ARB_OK) return refuse_clock(d, s);
     if (info.late && sees_flags(ref) && !made_only) {
       /* A server sees the flag: the move came after it fell, lag forgiven, so it is refused
        * and the game ends on time. */
