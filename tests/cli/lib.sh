@@ -24,14 +24,30 @@ need() {
     exit 1
   fi
 }
+# Each test has its own tmux server (its socket under $T): tests run in parallel, and on one
+# shared server a test's last kill-session stops the server while another's new-session is
+# connecting to it ("server exited unexpectedly").
+export TMUX_TMPDIR="$T"
+unset TMUX
 # For the tests of terminal programs in tmux (the session's name in $S): the screen and its
 # history; wait_for TEXT waits until the screen shows it (up to 20 s; the screen is printed when
 # it does not); key TEXT types it and Enter.
+# tmux_new ARGS... is tmux new-session ARGS..., tried up to three times (a server that fails to
+# start is the machine's, not the program's; it is reported).
 screen() { tmux capture-pane -p -t "$S" -S -300; }
+tmux_new() {
+  for try in 1 2 3; do
+    tmux new-session "$@" && return 0
+    echo "tmux new-session failed (try $try of 3)"
+    sleep 1
+  done
+  return 1
+}
 wait_for() {
   i=0
   while [ $i -lt 200 ]; do
     screen | grep -q -- "$1" && return 0
+    tmux has-session -t "$S" 2>/dev/null || { echo "--- the tmux session $S is gone"; return 1; }
     sleep 0.1
     i=$((i + 1))
   done

@@ -22,7 +22,7 @@ trap 'for s in $sessions; do tmux kill-session -t "$s" 2>/dev/null; done; rm -rf
 start() { # NAME COMMAND: a new tmux session $S running COMMAND (then a pause, to read the screen)
   S="arbiter-play-$1-$$"
   sessions="$sessions $S"
-  tmux new-session -d -s "$S" -x 100 -y 50 "$2; echo \"exit status \$?\"; sleep 60"
+  tmux_new -d -s "$S" -x 100 -y 50 "$2; echo \"exit status \$?\"; sleep 60"
 }
 visible() { tmux capture-pane -p -t "$S"; } # the screen without its history
 boards() { screen | grep -c 'a  b  c  d  e  f  g  h'; }

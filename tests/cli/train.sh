@@ -22,7 +22,7 @@ head -1 "$top/data/puzzles/starter.csv" >"$T/p.csv"
 grep '^kgwCjB,' "$top/data/puzzles/starter.csv" >>"$T/p.csv"
 check "the puzzle is in the starter set" test "$(wc -l <"$T/p.csv")" -eq 2
 
-tmux new-session -d -s "$S" -x 200 -y 60 "$A train puzzles --puzzles $T/p.csv --count 1; sleep 30"
+tmux_new -d -s "$S" -x 200 -y 60 "$A train puzzles --puzzles $T/p.csv --count 1; sleep 30"
 check "the puzzle is shown" wait_for "The opponent played Qe3"
 check "the goal is said" wait_for "Black to play and mate in 2"
 check "the board is drawn from Black's side" wait_for "h g f e d c b a"
@@ -41,7 +41,7 @@ check "--stats: per theme" grep -q '"mateIn2":{"played":1,"right":1}' "$T/stats.
 tmux kill-session -t "$S"
 
 # again (seen: not rated), a hint, then a wrong move: its refutation and the solution
-tmux new-session -d -s "$S" -x 200 -y 60 "$A train puzzles --puzzles $T/p.csv --count 1 --ascii; sleep 30"
+tmux_new -d -s "$S" -x 200 -y 60 "$A train puzzles --puzzles $T/p.csv --count 1 --ascii; sleep 30"
 check "the same puzzle again" wait_for "The opponent played Qe3"
 key hint
 check "a hint names the square" wait_for "Hint: move the piece on h8"
@@ -65,7 +65,7 @@ print(q["question"])
 PY
   want=$(sed -n 1p "$T/q.want")
   question=$(sed -n 2p "$T/q.want" | cut -c1-40)
-  tmux new-session -d -s "$S" -x 120 -y 60 "$A train quiz --quiz $T/q.jsonl --count 1; sleep 30"
+  tmux_new -d -s "$S" -x 120 -y 60 "$A train quiz --quiz $T/q.jsonl --count 1; sleep 30"
   check "the question is asked" wait_for "$question"
   key "$want"
   check "the answer is right" wait_for "^Right\."
@@ -74,7 +74,7 @@ PY
 fi
 # the diagnostic: a rules question answered, a tactics question, then "quit": the report
 if [ -s "$T/q.jsonl" ]; then
-  tmux new-session -d -s "$S" -x 200 -y 60 "$A train diagnostic --ascii --puzzles $T/p.csv --quiz $T/q.jsonl --seed 1; sleep 30"
+  tmux_new -d -s "$S" -x 200 -y 60 "$A train diagnostic --ascii --puzzles $T/p.csv --quiz $T/q.jsonl --seed 1; sleep 30"
   check "the diagnostic starts with the rules" wait_for "Question 1 (Rules)"
   key "$want"
   check "the answer judged" wait_for "^Right\."
