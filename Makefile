@@ -14,6 +14,8 @@
 #                   the referee's C API against its JSON codec (bench/referee [FILE.pgn]),
 #                   arbiter match against fastchess (bench/match.sh; FASTCHESS=PATH, built
 #                   outside the tree)
+#   make python     the Python package (python/, import arbiter: docs/python.md), built offline
+#                   by pip and cffi and installed for Debian's python3 (root: /usr/local)
 #   make fuzz       build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #   make install    install headers, libraries, arbiter.pc, the CMake package, `arbiter`, the
 #                   page, man pages, completion and the systemd unit (PREFIX=/usr/local)
@@ -31,7 +33,9 @@ FUZZ_SECONDS ?= 60
 JOBS ?= 2
 SANITIZER_PERFT_NODES ?= 1000000
 
-.PHONY: all build run test test-release test-asan test-guard test-fresh test-fresh-deb bench fuzz install deb test-deep test-crash format deps clean
+PY ?= /usr/bin/python3
+
+.PHONY: all build python run test test-release test-asan test-guard test-fresh test-fresh-deb bench fuzz install deb test-deep test-crash format deps clean
 
 all: build
 
@@ -41,6 +45,10 @@ deps:
 build: deps
 	cmake --preset release >/dev/null
 	cmake --build build/release -j$(JOBS)
+
+python:
+	@sh scripts/deps.sh python
+	PYTHON=$(PY) sh scripts/python-install.sh .
 
 PORT ?= 8080
 run: build
@@ -65,7 +73,7 @@ test-asan:
 	cmake --build build/asan -j$(JOBS)
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	  ctest --output-on-failure -j$(JOBS) -LE deep -E '^(format|consumer_pkgconfig|diff_chessops_pgn_corpus)$$'
+	  ctest --output-on-failure -j$(JOBS) -LE deep -E '^(format|consumer_pkgconfig|diff_chessops_pgn_corpus|python)$$'
 
 # The hot paths' instruction counts (callgrind) against tests/perf/budgets, on a portable build
 # (valgrind runs no AVX-512, and the counts must not depend on the CPU); GUARD_UPDATE=1 writes

@@ -431,3 +431,35 @@ Test(game, null_moves_in_repetitions_and_counters) {
   cr_assert_eq(arb_game_outcome(g).termination, ARB_TERM_FIVEFOLD_REPETITION);
   arb_game_free(g);
 }
+
+/* ---- play on (analysis boards, python-chess's Board) ---- */
+
+Test(game, play_on_moves_past_an_automatic_ending) {
+  /* Kxh2 leaves two bare kings (FIDE 5.2.2, insufficient material); without play-on the game is
+   * over, with it the kings may walk on, and the outcome is always the current position's. */
+  arb_game *g = game_from("7k/8/8/8/8/8/6Kr/8 w - - 0 1", "Kxh2", ARB_RULES_FIDE);
+  cr_assert_eq(arb_game_outcome(g).termination, ARB_TERM_INSUFFICIENT_MATERIAL);
+  cr_assert_eq(arb_game_play_text(g, "Kg8", 3, NULL), ARB_ERR_GAME_OVER, "off by default");
+  arb_game_set_play_on(g, 1);
+  cr_assert_eq(arb_game_play_text(g, "Kg8", 3, NULL), ARB_OK);
+  cr_assert_eq(arb_game_outcome(g).termination, ARB_TERM_INSUFFICIENT_MATERIAL, "still bare kings");
+  cr_assert_eq(arb_game_undo(g), ARB_OK);
+  cr_assert_eq(arb_game_outcome(g).termination, ARB_TERM_INSUFFICIENT_MATERIAL, "judged afresh");
+  cr_assert_eq(arb_game_undo(g), ARB_OK);
+  cr_assert_eq(arb_game_outcome(g).result, ARB_RESULT_NONE, "the rook is back: play goes on");
+  /* A player's ending still ends play. */
+  cr_assert_eq(arb_game_resign(g, ARB_WHITE), ARB_OK);
+  cr_assert_eq(arb_game_play_text(g, "Kg3", 3, NULL), ARB_ERR_GAME_OVER);
+  arb_game_free(g);
+}
+
+Test(game, play_on_after_mate_taken_back) {
+  /* Fool's mate, then the mate taken back: the position before it goes on. */
+  arb_game *g = game_from(ARB_FEN_START, "f3 e5 g4 Qh4#", ARB_RULES_FIDE);
+  arb_game_set_play_on(g, 1);
+  cr_assert_eq(arb_game_outcome(g).termination, ARB_TERM_CHECKMATE);
+  cr_assert_eq(arb_game_undo(g), ARB_OK);
+  cr_assert_eq(arb_game_outcome(g).result, ARB_RESULT_NONE);
+  cr_assert_eq(arb_game_play_text(g, "Nc6", 3, NULL), ARB_OK);
+  arb_game_free(g);
+}

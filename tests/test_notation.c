@@ -384,6 +384,31 @@ Test(uci, in_and_out) {
   cr_expect_str_eq(out, "e2-e4");
 }
 
+/* A move from its squares, as the Python package and the page give it. */
+Test(uci, from_squares) {
+  arb_position p = test_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+  arb_move a, b;
+  cr_assert_eq(arb_move_from_squares(&p, 4, 6, 0, &a), ARB_OK, "e1g1");
+  cr_assert_eq(arb_move_from_squares(&p, 4, 7, 0, &b), ARB_OK, "e1h1, king takes rook");
+  cr_assert_eq(a, b);
+  cr_assert_eq(ARB_MOVE_KIND(a), ARB_MOVE_CASTLING);
+  cr_expect_eq(arb_move_from_squares(&p, 4, 20, 0, &a), ARB_ERR_MOVE_ILLEGAL, "e1e3");
+  cr_expect_eq(a, ARB_MOVE_NONE);
+  cr_expect_eq(arb_move_from_squares(&p, 4, 64, 0, &a), ARB_ERR_ARGUMENT);
+  cr_expect_eq(arb_move_from_squares(&p, 4, 5, ARB_PAWN, &a), ARB_ERR_ARGUMENT);
+  cr_expect_eq(arb_move_from_squares(&p, 4, 5, ARB_KING, &a), ARB_ERR_ARGUMENT);
+  cr_expect_eq(arb_move_from_squares(&p, 4, 6, ARB_QUEEN, &a), ARB_ERR_MOVE_ILLEGAL,
+               "castling takes no promotion piece");
+  p = test_fen("8/P7/8/8/8/8/8/k6K w - - 0 1");
+  cr_expect_eq(arb_move_from_squares(&p, 48, 56, 0, &a), ARB_ERR_MOVE_ILLEGAL);
+  cr_expect_eq(arb_move_from_squares(&p, 48, 56, ARB_ROOK, &a), ARB_OK);
+  cr_expect_eq(ARB_MOVE_PROMO(a), ARB_ROOK);
+  /* en passant: the capture's squares */
+  p = test_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+  cr_expect_eq(arb_move_from_squares(&p, 36, 43, 0, &a), ARB_OK);
+  cr_expect_eq(ARB_MOVE_KIND(a), ARB_MOVE_EN_PASSANT);
+}
+
 /* SAN and UCI round trips over random games. */
 Test(san, round_trips_random_games) {
   uint64_t seed = 99;

@@ -174,6 +174,12 @@ ARB_API arb_status arb_game_play(arb_game *game, arb_move move);
  *   repetition depend on how the line was entered rather than on the positions.
  * Automatic endings are judged after a null move as after any move. */
 ARB_API void arb_game_set_null_moves(arb_game *game, int allow);
+/* Play on (off by default): moves may follow an automatic ending, as on an analysis board or
+ * python-chess's Board.  arb_game_outcome is then always the current position's own automatic
+ * ending (checkmate, stalemate, dead position, fivefold, 75 moves under the rules in force) or
+ * none: moving on past one, or taking a move back, judges the new position afresh.  An ending a
+ * player made (claim, agreement, resignation, arb_game_end) still ends play. */
+ARB_API void arb_game_set_play_on(arb_game *game, int on);
 /* Parses SAN or UCI (lenient) and plays it; err (may be NULL) explains a failure, of the
  * parse or of arb_game_play (e.g. ARB_ERR_NULL_IN_CHECK, ARB_ERR_GAME_OVER). */
 ARB_API arb_status arb_game_play_text(arb_game *game, const char *text, size_t len,

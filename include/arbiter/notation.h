@@ -126,6 +126,13 @@ ARB_API int arb_uci_write(const arb_position *pos, arb_move move, char *buf, siz
 ARB_API arb_status arb_uci_read(const arb_position *pos, const char *text, size_t len,
                                 int allow_null, arb_move *move);
 
+/* The legal move of pos from `from` to `to` (promotion: ARB_KNIGHT .. ARB_QUEEN, or 0), as
+ * arb_uci_read finds it from its text: castling given as the king's two-square step or as
+ * king-takes-rook.  ARB_OK with *move; ARB_ERR_MOVE_ILLEGAL (*move = ARB_MOVE_NONE) when no
+ * legal move fits; ARB_ERR_ARGUMENT for a square above 63 or a promotion out of range. */
+ARB_API arb_status arb_move_from_squares(const arb_position *pos, arb_square from, arb_square to,
+                                         int promotion, arb_move *move);
+
 /* Writes long algebraic notation ("Ng1-f3", "e7xd8=Q+", "O-O").  snprintf convention;
  * ARB_ERR_MOVE_ILLEGAL (negative, empty output) for a move that is not legal. */
 ARB_API int arb_lan_write(const arb_position *pos, arb_move move, char *buf, size_t size);

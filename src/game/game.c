@@ -37,6 +37,7 @@ struct arb_game {
   arb_move must_play; /* after a wrong claim with an intended move */
   unsigned no_draw_before;
   int null_moves;         /* arb_game_set_null_moves */
+  int play_on;            /* arb_game_set_play_on */
   uint64_t search_budget; /* arb_game_set_search_budget */
 };
 
@@ -122,6 +123,18 @@ void arb_game_free(arb_game *g) {
 
 arb_ruleset arb_game_rules(const arb_game *g) { return g->ruleset; }
 void arb_game_set_null_moves(arb_game *g, int allow) { g->null_moves = allow != 0; }
+void arb_game_set_play_on(arb_game *g, int on) { g->play_on = on != 0; }
+
+/* Whether the game's outcome stops a move: any ending, except an automatic one in play-on. */
+static int over(const arb_game *g) {
+  return g->outcome.result != ARB_RESULT_NONE && !(g->play_on && g->outcome.automatic);
+}
+
+/* Forgets the ending (the game goes on). */
+static void clear_outcome(arb_game *g) {
+  memset(&g->outcome, 0, sizeof g->outcome);
+  g->outcome.by = -1;
+}
 
 void arb_game_set_search_budget(arb_game *g, uint64_t nodes) { g->search_budget = nodes; }
 
@@ -153,7 +166,7 @@ int arb_game_repetitions_after(const arb_game *g, arb_move move) {
 }
 
 arb_status arb_game_play(arb_game *g, arb_move move) {
-  if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
+  if (over(g)) return ARB_ERR_GAME_OVER;
   const arb_position *p = cur(g);
   if (move == ARB_MOVE_NULL) {
     if (!g->null_moves) return ARB_ERR_NULL_MOVE;
@@ -184,12 +197,13 @@ arb_status arb_game_play(arb_game *g, arb_move move) {
   /* An offer lapses when its opponent moves; the offering side's own move keeps it open. */
   if (g->offer_by >= 0 && g->offer_by != (int)p->turn) g->offer_by = -1;
   g->must_play = ARB_MOVE_NONE;
+  if (g->play_on) clear_outcome(g);
   evaluate(g, check, mobile);
   return ARB_OK;
 }
 
 arb_status arb_game_play_text(arb_game *g, const char *text, size_t len, arb_san_error *err) {
-  if (g->outcome.result != ARB_RESULT_NONE) return ARB_ERR_GAME_OVER;
+  if (over(g)) return ARB_ERR_GAME_OVER;
   arb_move m;
   arb_status st = arb_move_read(cur(g), text, len, g->null_moves ? ARB_SAN_ALLOW_NULL : 0, &m, err);
   if (st != ARB_OK) return st;
@@ -206,10 +220,10 @@ arb_status arb_game_play_text(arb_game *g, const char *text, size_t len, arb_san
 arb_status arb_game_undo(arb_game *g) {
   if (g->n == 0) return ARB_ERR_ARGUMENT;
   g->n--;
-  memset(&g->outcome, 0, sizeof g->outcome);
-  g->outcome.by = -1;
+  clear_outcome(g);
   g->offer_by = -1;
   g->must_play = ARB_MOVE_NONE;
+  if (g->play_on) evaluate(g, arb_in_check(cur(g)), arb_has_legal_move(cur(g)));
   return ARB_OK;
 }
 

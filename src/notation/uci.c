@@ -82,6 +82,14 @@ arb_status arb_uci_read(const arb_position *pos, const char *s, size_t len, int 
     return ARB_ERR_MOVE_SYNTAX;
   int promo = 0;
   if (len == 5 && !(promo = arb__promo_type(s[4]))) return ARB_ERR_MOVE_SYNTAX;
+  return arb_move_from_squares(pos, from, to, promo, move);
+}
+
+arb_status arb_move_from_squares(const arb_position *pos, arb_square from, arb_square to,
+                                 int promotion, arb_move *move) {
+  *move = ARB_MOVE_NONE;
+  if (from > 63 || to > 63 || (promotion && (promotion < ARB_KNIGHT || promotion > ARB_QUEEN)))
+    return ARB_ERR_ARGUMENT;
   arb_move moves[ARB_MAX_MOVES];
   int n = arb_generate_legal(pos, moves);
   arb_move castle = ARB_MOVE_NONE;
@@ -90,11 +98,12 @@ arb_status arb_uci_read(const arb_position *pos, const char *s, size_t len, int 
     if (ARB_MOVE_FROM(m) != from) continue;
     if (ARB_MOVE_KIND(m) == ARB_MOVE_CASTLING) {
       /* king-takes-rook (e1h1) or the king's two-square step (e1g1) */
-      if (!promo && (ARB_MOVE_TO(m) == to || arb__move_dest(pos, m) == to)) castle = m;
+      if (!promotion && (ARB_MOVE_TO(m) == to || arb__move_dest(pos, m) == to)) castle = m;
       continue;
     }
     if (ARB_MOVE_TO(m) != to) continue;
-    if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION ? (int)ARB_MOVE_PROMO(m) != promo : promo != 0)
+    if (ARB_MOVE_KIND(m) == ARB_MOVE_PROMOTION ? (int)ARB_MOVE_PROMO(m) != promotion
+                                               : promotion != 0)
       continue;
     *move = m;
     return ARB_OK;
