@@ -176,9 +176,6 @@ uint64_t pyarb_pgn_number(const pyarb_pgn *p, int i);
 int pyarb_pgn_flags(const pyarb_pgn *p, int i);
 void pyarb_pgn_drop(pyarb_pgn *p);
 int pyarb_code(const arb_game *g, unsigned key);
-int pyarb_push(arb_game *g, unsigned key);
-int pyarb_legal(const arb_game *g, arb_move *moves);
-int pyarb_san(const arb_game *g, unsigned key, char *buf, size_t size);
 int pyarb_parse_san(const arb_game *g, const char *text, size_t len, arb_san_error *err);
 """
 
@@ -195,6 +192,9 @@ ffi.set_source(
                   os.path.join(HERE, "arbiter")],
     extra_compile_args=flags,
     libraries=["m"],
+    # shim_board.c is also a CPython module (arbiter._board) using the full C API: the library
+    # is built from source for the interpreter at hand, so no stable-ABI (abi3) name
+    py_limited_api=False,
 )
 
 if __name__ == "__main__":

@@ -16,6 +16,25 @@ from typing import Iterator, List, Optional
 
 from ._arbiter import ffi, lib
 
+
+def _load_board_module():
+    """arbiter._board, the Board's hot calls: a CPython module in the cffi module's own shared
+    library (PEP 489's several modules in one library), loaded from that file."""
+    import importlib.machinery
+    import importlib.util
+    from . import _arbiter
+    loader = importlib.machinery.ExtensionFileLoader("arbiter._board", _arbiter.__file__)
+    spec = importlib.util.spec_from_file_location("arbiter._board", _arbiter.__file__,
+                                                  loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+_board = _load_board_module()
+_b_legal, _b_push, _b_undo, _b_san, _b_parse_san, _b_code = (
+    _board.legal, _board.push, _board.undo, _board.san, _board.parse_san, _board.code)
+
 __all__ = [
     "WHITE", "BLACK", "COLORS", "COLOR_NAMES", "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN",
     "KING", "PIECE_TYPES", "PIECE_SYMBOLS", "PIECE_NAMES", "SQUARES", "SQUARE_NAMES",
@@ -275,7 +294,7 @@ def _code_table(chess960: int) -> list:
 
 
 _code_table.shared = None
-_code_moves = (_code_table(0), _code_table(1))
+_code_moves = (tuple(_code_table(0)), tuple(_code_table(1)))
 
 
 def _move_of(code: int, chess960: int) -> Move:
@@ -353,8 +372,7 @@ class LegalMoveGenerator:
 
     def __iter__(self) -> Iterator[Move]:
         b = self._board
-        buf = b._buf
-        return map(b._moves.__getitem__, ffi.unpack(buf, lib.pyarb_legal(b._game, buf)))
+        return iter(_b_legal(b._g, b._moves))
 
     def count(self) -> int:
         return lib.arb_count_legal(self._board._pos())
@@ -390,13 +408,10 @@ class Board:
         lib.arb_game_set_play_on(game, 1)
         lib.arb_game_set_null_moves(game, 1)
         self._game = ffi.gc(game, lib.arb_game_free)
+        self._g = int(ffi.cast("uintptr_t", game))  # for arbiter._board's calls
         self._chess960 = int(pos.chess960)
         self._moves = _code_moves[self._chess960]
-        # scratch buffers of the hot calls, made once per board (a board is not shared between
-        # threads)
-        self._buf = ffi.new("arb_move[]", _MAX_MOVES)
-        self._text = ffi.new("char[]", 16)
-        self._err = ffi.new("arb_san_error *")
+        self._err = ffi.new("arb_san_error *")  # made once per board (not shared by threads)
         self.move_stack: List[Move] = []
 
     @classmethod
@@ -493,8 +508,7 @@ class Board:
 
     # -- moves --
     def _legal(self) -> List[Move]:
-        buf = self._buf
-        return list(map(self._moves.__getitem__, ffi.unpack(buf, lib.pyarb_legal(self._game, buf))))
+        return _b_legal(self._g, self._moves)
 
     @property
     def legal_moves(self) -> LegalMoveGenerator:
@@ -503,17 +517,17 @@ class Board:
     def _code(self, move: Move) -> int:
         """The library's code of a legal move (65: the null move); IllegalMoveError
         otherwise."""
-        code = lib.pyarb_code(self._game, move._key)
+        code = _b_code(self._g, move._key)
         if code < 0:
             raise IllegalMoveError("illegal move %s in %s" % (move.uci(), self.fen()))
         return code
 
     def is_legal(self, move: Move) -> bool:
-        return bool(move) and lib.pyarb_code(self._game, move._key) >= 0
+        return bool(move) and _b_code(self._g, move._key) >= 0
 
     def push(self, move: Move) -> None:
         """Plays a legal move (or Move.null() when not in check); IllegalMoveError otherwise."""
-        code = lib.pyarb_push(self._game, move._key)
+        code = _b_push(self._g, move._key)
         if code < 0:
             if code == _ERR_MOVE_ILLEGAL:
                 raise IllegalMoveError("illegal move %s in %s" % (move.uci(), self.fen()))
@@ -526,9 +540,10 @@ class Board:
         return self.move_stack[-1]
 
     def parse_san(self, san: str) -> Move:
-        text = san.encode("utf-8")
-        code = lib.pyarb_parse_san(self._game, text, len(text), self._err)
-        if code < 0:
+        code = _b_parse_san(self._g, san)
+        if code < 0:  # the library's message, from the same call through cffi
+            text = san.encode("utf-8")
+            code = lib.pyarb_parse_san(self._game, text, len(text), self._err)
             raise _move_error(code, "%s: %r in %s" % (_text(self._err.message), san, self.fen()))
         return self._moves[code]
 
@@ -543,11 +558,10 @@ class Board:
 
     def san(self, move: Move) -> str:
         """The move in SAN with its check or mate mark; IllegalMoveError when not legal."""
-        buf = self._text
-        n = lib.pyarb_san(self._game, move._key, buf, 16)
-        if n < 0:
+        s = _b_san(self._g, move._key)
+        if s.__class__ is int:
             raise IllegalMoveError("illegal move %s in %s" % (move.uci(), self.fen()))
-        return ffi.unpack(buf, n).decode()
+        return s
 
     def uci(self, move: Move) -> str:
         return move.uci()
@@ -568,7 +582,7 @@ class Board:
     def pop(self) -> Move:
         if not self.move_stack:
             raise IndexError("pop from an empty move stack")
-        lib.arb_game_undo(self._game)
+        _b_undo(self._g)
         return self.move_stack.pop()
 
     def peek(self) -> Move:

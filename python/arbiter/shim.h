@@ -45,19 +45,13 @@ void pyarb_pgn_drop(pyarb_pgn *p);
 arb_status pyarb_write_moves(arb_pgn_writer *w, const arb_position *start, const arb_move *moves,
                              int count);
 
-/* ---- the Board's hot calls (shim_board.c), each one crossing into C once ----
+/* ---- the Board's calls (shim_board.c, which is also the CPython module arbiter._board) ----
  * A move is given as Python's Move holds it, key = from | to << 6 | promo << 12 (castling as
  * the king's two squares or king-takes-rook; promo ARB_KNIGHT .. ARB_QUEEN or 0); key 0 is
  * the null move.  Each returns the move's code (>= 0) or a negative arb_status. */
 #include "arbiter/game.h"
 /* The legal move's code in the game's position; ARB_ERR_MOVE_ILLEGAL when none fits. */
 int pyarb_code(const arb_game *g, unsigned key);
-/* pyarb_code, then arb_game_play: the code played, or why not. */
-int pyarb_push(arb_game *g, unsigned key);
-/* arb_generate_legal of the game's position into moves[ARB_MAX_MOVES]; the count. */
-int pyarb_legal(const arb_game *g, arb_move *moves);
-/* The move in SAN (arb_san_write's length) into buf. */
-int pyarb_san(const arb_game *g, unsigned key, char *buf, size_t size);
 /* arb_san_read with ARB_SAN_ALLOW_NULL in the game's position: the code, or the status with
  * *err filled in. */
 int pyarb_parse_san(const arb_game *g, const char *text, size_t len, arb_san_error *err);
