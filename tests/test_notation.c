@@ -436,6 +436,112 @@ Test(san, round_trips_random_games) {
   }
 }
 
+/* What a lenient SAN text means, worked out here independently of san.c from the grammar:
+ * [piece] [from file] [from rank] [x] file rank [=piece] [+#] [!?...].  A pawn without a from
+ * file, or with its destination's file, pushes; a pawn reaching the last rank must name its
+ * piece.  Fills fits with the legal moves the text names; -1 for a text outside this grammar or
+ * UCI-shaped (e2e4, which the reader takes as UCI). */
+static int san_reference(const arb_position *p, const char *t, arb_move *fits) {
+  const char *pieces = "NBRQK";
+  size_t i = 0, n = strlen(t);
+  int type = ARB_PAWN;
+  if (n && strchr(pieces, t[0])) type = (int)(strchr(pieces, t[0]) - pieces) + ARB_KNIGHT, i = 1;
+  int sq[2][2] = {{-1, -1}, {-1, -1}}, k = 0, x = 0;
+  for (; i < n && k < 2; k++) {
+    if (t[i] == 'x' && !x) x = 1, i++;
+    if (i < n && t[i] >= 'a' && t[i] <= 'h') sq[k][0] = t[i++] - 'a';
+    if (i < n && t[i] >= '1' && t[i] <= '8') sq[k][1] = t[i++] - '1';
+    if (sq[k][0] < 0 && sq[k][1] < 0) break;
+  }
+  int ff = -1, fr = -1, df, dr;
+  if (k == 2 && sq[1][0] >= 0 && sq[1][1] >= 0)
+    ff = sq[0][0], fr = sq[0][1], df = sq[1][0], dr = sq[1][1];
+  else if (sq[0][0] >= 0 && sq[0][1] >= 0 && sq[1][0] < 0 && sq[1][1] < 0)
+    df = sq[0][0], dr = sq[0][1];
+  else
+    return -1;
+  if (type == ARB_PAWN && !x && ff >= 0 && fr >= 0) return -1; /* UCI-shaped */
+  int promo = 0;
+  if (i + 1 < n && t[i] == '=' && strchr("NBRQ", t[i + 1]))
+    promo = (int)(strchr(pieces, t[i + 1]) - pieces) + ARB_KNIGHT, i += 2;
+  if (i < n && (t[i] == '+' || t[i] == '#')) i++;
+  while (i < n && (t[i] == '!' || t[i] == '?'))
+    i++;
+  if (i != n) return -1;
+  if (type == ARB_PAWN && ff < 0) ff = df;
+  arb_move moves[ARB_MAX_MOVES];
+  int nm = arb_generate_legal(p, moves), found = 0;
+  for (int m = 0; m < nm; m++) {
+    arb_square from = ARB_MOVE_FROM(moves[m]), to = ARB_MOVE_TO(moves[m]);
+    if (ARB_MOVE_KIND(moves[m]) == ARB_MOVE_CASTLING) continue;
+    if ((int)ARB_PIECE_TYPE(p->board[from]) != type || to != ARB_SQUARE(df, dr)) continue;
+    if ((ff >= 0 && (int)ARB_FILE_OF(from) != ff) || (fr >= 0 && (int)ARB_RANK_OF(from) != fr))
+      continue;
+    if (type == ARB_PAWN && (ff == df) != (ARB_FILE_OF(from) == ARB_FILE_OF(to))) continue;
+    int mp = ARB_MOVE_KIND(moves[m]) == ARB_MOVE_PROMOTION ? (int)ARB_MOVE_PROMO(moves[m]) : 0;
+    if (mp != promo) continue;
+    fits[found++] = moves[m];
+  }
+  return found;
+}
+
+/* Lenient reading of texts near the real SAN (over- and under-disambiguated, capture marks
+ * added or dropped, annotations, a wrong piece or square) agrees with the grammar worked out by
+ * san_reference: read when exactly one legal move fits, refused otherwise. */
+Test(san, lenient_reading_matches_the_grammar) {
+  uint64_t seed = 7;
+  int checked = 0;
+  for (int game = 0; game < 120; game++) {
+    arb_position p = test_fen(test_starts[game % TEST_STARTS]);
+    for (int ply = 0; ply < 100; ply++) {
+      arb_move moves[ARB_MAX_MOVES];
+      int n = arb_generate_legal(&p, moves);
+      if (!n) break;
+      for (int i = 0; i < n; i++) {
+        if (ARB_MOVE_KIND(moves[i]) == ARB_MOVE_CASTLING) continue;
+        arb_square from = ARB_MOVE_FROM(moves[i]), to = ARB_MOVE_TO(moves[i]);
+        for (int v = 0; v < 6; v++) {
+          uint64_t r = test_rand(&seed);
+          char t[24];
+          size_t k = 0;
+          int type = (int)ARB_PIECE_TYPE(p.board[from]);
+          if (r % 11 == 0) type = 1 + (int)((r >> 8) % 6); /* a wrong piece, sometimes */
+          if (type != ARB_PAWN) t[k++] = " PNBRQK"[type];
+          if ((r >> 4) & 1) t[k++] = (char)('a' + ARB_FILE_OF(from));
+          if ((r >> 5) & 1) t[k++] = (char)('1' + ARB_RANK_OF(from));
+          if ((r >> 6) & 1) t[k++] = 'x';
+          int df = ARB_FILE_OF(to), dr = ARB_RANK_OF(to);
+          if (r % 13 == 0) df = (df + 1) % 8;
+          t[k++] = (char)('a' + df);
+          t[k++] = (char)('1' + dr);
+          if (ARB_MOVE_KIND(moves[i]) == ARB_MOVE_PROMOTION && (r >> 7) % 4) {
+            t[k++] = '=';
+            t[k++] = " PNBRQK"[(r >> 9) % 5 ? ARB_MOVE_PROMO(moves[i]) : ARB_QUEEN];
+          }
+          if ((r >> 12) % 3 == 0) t[k++] = (r >> 14) & 1 ? '+' : '#';
+          if ((r >> 15) % 4 == 0) t[k++] = '!';
+          if ((r >> 17) % 4 == 0) t[k++] = '?';
+          t[k] = '\0';
+          arb_move fits[ARB_MAX_MOVES], got;
+          int expect = san_reference(&p, t, fits);
+          if (expect < 0) continue;
+          arb_status st = arb_san_read(&p, t, k, 0, &got, NULL);
+          if (expect == 1) {
+            cr_assert_eq(st, ARB_OK, "%s should read", t);
+            cr_assert_eq(got, fits[0], "%s", t);
+          } else {
+            cr_assert_neq(st, ARB_OK, "%s fits %d moves", t, expect);
+          }
+          checked++;
+        }
+      }
+      arb_undo u;
+      arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);
+    }
+  }
+  cr_assert_gt(checked, 50000);
+}
+
 /* Chess960 FENs (tests/data/perft/chess960.epd) round-trip in both castling notations, and
  * keep their move lists. */
 Test(fen, chess960_round_trips) {

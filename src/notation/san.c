@@ -106,6 +106,117 @@ static arb_status san_fail(arb_san_error *err, arb_status code, int column, cons
 static int is_file(char c) { return c >= 'a' && c <= 'h'; }
 static int is_rank(char c) { return c >= '1' && c <= '8'; }
 
+/* The legal moves that fit a parsed SAN move: the piece `type` (a pawn without a file is a push:
+ * from_file is then the destination's), optionally from a file and a rank (-1: any), to `dest`,
+ * promoting to `promo` (0: none).  The first 8 into fits; returns how many fit. */
+static int san_fits(const arb_position *pos, arb_piece_type type, int from_file, int from_rank,
+                    int dest, int promo, arb_move *fits) {
+  int found = 0;
+  const int us = pos->turn;
+  const arb_bitboard occ = pos->by_type[0], own = pos->by_color[us];
+  const arb_bitboard opp = pos->by_color[us ^ 1];
+  arb_bitboard cands = 0;
+  switch (type) {
+  case ARB_PAWN:
+    if (from_file != ARB_FILE_OF(dest)) {
+      /* A capture: onto a piece of the opponent or the en passant square. */
+      if ((opp & ARB_BB(dest)) || dest == pos->ep_square) cands = arb__tab.pawn[us ^ 1][dest];
+    } else if (!(occ & ARB_BB(dest))) {
+      int back = us == ARB_WHITE ? -8 : 8;
+      int one = dest + back;
+      if (one >= 0 && one < 64) {
+        if (occ & ARB_BB(one))
+          cands = ARB_BB(one);
+        else if (ARB_RANK_OF(dest) == (us == ARB_WHITE ? 3 : 4))
+          cands = ARB_BB(one + back);
+      }
+    }
+    break;
+  default: cands = arb__piece_attacks(type, (arb_square)dest, occ); break;
+  }
+  cands &= own & pos->by_type[type];
+  /* The destination holds no piece of ours and never the opponent's king. */
+  if (own & ARB_BB(dest) || (opp & pos->by_type[ARB_KING] & ARB_BB(dest))) cands = 0;
+  const int last_rank = us == ARB_WHITE ? 7 : 0;
+  while (cands) {
+    arb_square from = arb__pop_lsb(&cands);
+    if (from_file >= 0 && ARB_FILE_OF(from) != from_file) continue;
+    if (from_rank >= 0 && ARB_RANK_OF(from) != from_rank) continue;
+    arb_move m;
+    if (type == ARB_PAWN && ARB_RANK_OF(dest) == last_rank) {
+      if (!promo) continue;
+      m = ARB_MOVE_MAKE_SPECIAL(from, dest, ARB_MOVE_PROMOTION, promo);
+    } else if (promo) {
+      continue;
+    } else if (type == ARB_PAWN && dest == pos->ep_square && from_file != ARB_FILE_OF(dest)) {
+      m = ARB_MOVE_MAKE_SPECIAL(from, dest, ARB_MOVE_EN_PASSANT, ARB_KNIGHT);
+    } else {
+      m = ARB_MOVE_MAKE(from, dest);
+    }
+    if (!arb__pseudo_move_legal(pos, m)) continue;
+    if (found < 8) fits[found] = m;
+    found++;
+  }
+  return found;
+}
+
+/* The common shapes of a move in one pass, lenient reading only: [NBRQK] [a-h] [1-8] [x] a-h 1-8
+ * [=NBRQ] [+ or #] [! and ?...], the optional parts as written in PGN files.  1 and *move when
+ * the text has such a shape and exactly one legal move fits; 0 otherwise — another shape (UCI
+ * text "e2e4", castling, null moves, lower-case pieces, blanks ...) or no single move: then the
+ * general reading decides, and says why it fails.  What it accepts, the general reading reads
+ * the same. */
+static int san_common(const arb_position *pos, const char *t, size_t n, arb_move *move) {
+  size_t i = 0;
+  arb_piece_type type = ARB_PAWN;
+  switch (n ? t[0] : 0) {
+  case 'N': type = ARB_KNIGHT; break;
+  case 'B': type = ARB_BISHOP; break;
+  case 'R': type = ARB_ROOK; break;
+  case 'Q': type = ARB_QUEEN; break;
+  case 'K': type = ARB_KING; break;
+  default: break;
+  }
+  if (type != ARB_PAWN) i = 1;
+  /* Up to two squares, each a file and a rank, the first one possibly partial. */
+  int f1 = -1, r1 = -1, f2 = -1, r2 = -1, capture = 0;
+  if (i < n && is_file(t[i])) f1 = t[i++] - 'a';
+  if (i < n && is_rank(t[i])) r1 = t[i++] - '1';
+  if (i < n && t[i] == 'x') capture = 1, i++;
+  if (i < n && is_file(t[i])) f2 = t[i++] - 'a';
+  if (i < n && is_rank(t[i])) r2 = t[i++] - '1';
+  int dest, from_file, from_rank;
+  if (f2 >= 0 && r2 >= 0) { /* two squares: the first is the origin, however partial */
+    if (f1 < 0 && r1 < 0) return 0;
+    if (!capture && type == ARB_PAWN && f1 >= 0 && r1 >= 0) return 0; /* UCI-like: e2e4 */
+    dest = ARB_SQUARE(f2, r2), from_file = f1, from_rank = r1;
+  } else if (f2 < 0 && r2 < 0 && !capture && f1 >= 0 && r1 >= 0) {
+    dest = ARB_SQUARE(f1, r1), from_file = -1, from_rank = -1;
+  } else {
+    return 0;
+  }
+  int promo = 0;
+  if (i + 1 < n && t[i] == '=') {
+    switch (t[i + 1]) {
+    case 'N': promo = ARB_KNIGHT; break;
+    case 'B': promo = ARB_BISHOP; break;
+    case 'R': promo = ARB_ROOK; break;
+    case 'Q': promo = ARB_QUEEN; break;
+    default: return 0;
+    }
+    i += 2;
+  }
+  if (i < n && (t[i] == '+' || t[i] == '#')) i++;
+  while (i < n && (t[i] == '!' || t[i] == '?'))
+    i++;
+  if (i != n || (promo && type != ARB_PAWN)) return 0;
+  if (type == ARB_PAWN && from_file < 0) from_file = ARB_FILE_OF(dest);
+  arb_move fits[8];
+  if (san_fits(pos, type, from_file, from_rank, dest, promo, fits) != 1) return 0;
+  *move = fits[0];
+  return 1;
+}
+
 arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsigned flags,
                         arb_move *move, arb_san_error *err) {
   const int strict = (flags & ARB_SAN_STRICT) != 0;
@@ -115,6 +226,7 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
     err->column = -1;
   }
   if (!s) return san_fail(err, ARB_ERR_ARGUMENT, -1, "no move text");
+  if (!strict && san_common(pos, s, len, move)) return ARB_OK;
   if (memchr(s, '\0', len)) len = strlen(s);
   /* Trim blanks, then the annotation and check marks at the end. */
   size_t b = 0, e = len;
@@ -271,53 +383,12 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
       return san_fail(err, ARB_ERR_MOVE_SYNTAX, (int)b, "only pawns promote");
     /* A pawn move without a file is a push: a capture always names the pawn's file. */
     if (type == ARB_PAWN && from_file < 0) from_file = cur_file;
-    int found = 0;
-    const int us = pos->turn;
-    const arb_bitboard occ = pos->by_type[0], own = pos->by_color[us];
-    const arb_bitboard opp = pos->by_color[us ^ 1];
-    arb_bitboard cands = 0;
-    switch (type) {
-    case ARB_PAWN:
-      if (from_file != ARB_FILE_OF(dest)) {
-        /* A capture: onto a piece of the opponent or the en passant square. */
-        if ((opp & ARB_BB(dest)) || dest == pos->ep_square) cands = arb__tab.pawn[us ^ 1][dest];
-      } else if (!(occ & ARB_BB(dest))) {
-        int back = us == ARB_WHITE ? -8 : 8;
-        int one = dest + back;
-        if (one >= 0 && one < 64) {
-          if (occ & ARB_BB(one))
-            cands = ARB_BB(one);
-          else if (ARB_RANK_OF(dest) == (us == ARB_WHITE ? 3 : 4))
-            cands = ARB_BB(one + back);
-        }
-      }
-      break;
-    default: cands = arb__piece_attacks(type, (arb_square)dest, occ); break;
-    }
-    cands &= own & pos->by_type[type];
-    /* The destination holds no piece of ours and never the opponent's king. */
-    if (own & ARB_BB(dest) || (opp & pos->by_type[ARB_KING] & ARB_BB(dest))) cands = 0;
-    const int last_rank = us == ARB_WHITE ? 7 : 0;
-    while (cands) {
-      arb_square from = arb__pop_lsb(&cands);
-      if (from_file >= 0 && ARB_FILE_OF(from) != from_file) continue;
-      if (from_rank >= 0 && ARB_RANK_OF(from) != from_rank) continue;
-      arb_move m;
-      if (type == ARB_PAWN && ARB_RANK_OF(dest) == last_rank) {
-        if (!promo) continue;
-        m = ARB_MOVE_MAKE_SPECIAL(from, dest, ARB_MOVE_PROMOTION, promo);
-      } else if (promo) {
-        continue;
-      } else if (type == ARB_PAWN && dest == pos->ep_square && from_file != ARB_FILE_OF(dest)) {
-        m = ARB_MOVE_MAKE_SPECIAL(from, dest, ARB_MOVE_EN_PASSANT, ARB_KNIGHT);
-      } else {
-        m = ARB_MOVE_MAKE(from, dest);
-      }
-      if (!arb__pseudo_move_legal(pos, m)) continue;
-      if (err && found < 8) err->candidates[found] = m;
-      found++;
-      *move = m;
-    }
+    arb_move fits[8];
+    int found = san_fits(pos, type, from_file, from_rank, dest, promo, fits);
+    if (found == 1) *move = fits[0];
+    if (err)
+      for (int k = 0; k < found && k < 8; k++)
+        err->candidates[k] = fits[k];
     if (found > 1) {
       *move = ARB_MOVE_NONE;
       if (err) err->candidates_count = found;

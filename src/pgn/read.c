@@ -713,6 +713,15 @@ static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
   int replay = r->state == ST_MOVES && r->depth == 0 && !(r->opt.flags & ARB_PGN_NO_REPLAY);
   int visit = r->v.comment && !r->user_skip && r->state != ST_BETWEEN;
   if (!replay && !visit) return;
+  if (!visit) {
+    /* Only an "[%illegal" command matters: folding (below) drops the leading blanks, control
+     * characters and DELs and keeps every other byte, so a comment whose first other bytes are
+     * not "[%illegal" cannot hold one — most comments ([%clk ...], [%eval ...]), not folded. */
+    size_t i = 0;
+    while (i < n && ((unsigned char)t[i] <= ' ' || t[i] == 0x7f))
+      i++;
+    if (n - i < 10 || memcmp(t + i, "[%illegal", 9) != 0) return;
+  }
   /* The text as the visitor sees it (blanks and control characters folded): an "[%illegal"
    * command is recognised in it, so that a comment written back reads the same. */
   size_t len;
