@@ -117,12 +117,30 @@ static int is_ws(unsigned char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-/* Characters of a symbol token: moves, move numbers, results, "e.p.". */
-static int is_sym(unsigned char c) {
-  /* Letters, digits and _ + # = : - / . @ as a bit set over ASCII (one test per byte). */
-  static const uint64_t set[2] = {0x27ffe80800000000ull, 0x7fffffe87ffffffull};
-  return c < 128 && ((set[c >> 6] >> (c & 63)) & 1);
-}
+/* The tokenizer's classes of a byte: BLANK (is_ws, and NUL), NEWLINE, SYMBOL (a character of a
+ * symbol token: letters, digits and _ + # = : - / . @, for moves, move numbers, results,
+ * "e.p."), 0 anything else.  One lookup per byte. */
+enum { BLANK = 1, NEWLINE = 2, SYMBOL = 3 };
+static const uint8_t byte_class[256] = {
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 0, 0, /* NUL, \t \n \v \f \r */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
+    1, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 3, 0, 3, 3, 3, /* ' ' # + - . / */
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 3, 0, 0, /* 0-9 : = */
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, /* @ A-O */
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 3, /* P-Z _ */
+    0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, /* a-o */
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, /* p-z */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* bytes 0x80-0xff: 0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
+};
+
+static int is_sym(unsigned char c) { return byte_class[c] == SYMBOL; }
 
 int arb_pgn_result_parse(const char *t, size_t n, arb_result *result) {
   if (n == 3 && memcmp(t, "1-0", 3) == 0)
@@ -1232,15 +1250,17 @@ static void run(arb_pgn_reader *r, int final) {
       continue;
     }
     unsigned char c = (unsigned char)*p;
+    if (byte_class[c] == BLANK) {
+      do
+        p++;
+      while (p < end && byte_class[(unsigned char)*p] == BLANK);
+      continue;
+    }
     if (c == '\n') {
       r->line++;
       r->newlines++;
       p++;
       r->line_start = r->base + (uint64_t)(p - r->buf);
-      continue;
-    }
-    if (is_ws(c) || c == '\0') {
-      p++;
       continue;
     }
     /* A byte order mark between concatenated files. */
