@@ -7,14 +7,18 @@
  * unwinnable and unknown at the default budget.
  *
  * usage: bench/dead [-n RUNS] [FILE...]
+ *        bench/dead --list [FILE...]
  *        bench/dead --labels [-v] [--budget NODES] [FILE]
  *   FILE  a PGN file (name ending in .pgn): the final position of every game with
  *         [Termination "Time forfeit"]; or a file of FEN lines.  The side NOT to move is asked
  *         about, as after a flag fall of the side to move.
  *         Default: ../shared/data/pgn/real/lichess-jishanshaikh4-standard-14k.pgn (6,539 games
- *         lost on time) when it is there, else the 300-game copy in tests/data/pgn/real.
+ *         lost on time) when it is there, else the 300-game copy in tests/data/pgn/real, and
+ *         ten constructed locked positions (measured apart).
  *   -n    runs over the whole set (default 3); each position keeps its best time.  Other
  *         positions run in between, so no position is timed with warm caches from itself.
+ *   --list  one line per position instead of the figures: nodes, verdict, proof, the FEN and
+ *         the side asked about (0 white, 1 black) — to compare two builds' verdicts and nodes.
  *   --labels  labelled positions instead (default ../shared/data/dead/community-positions.txt,
  *         "skipped" when absent; format in its README: "WB", "W-", "-B" or "--", a space, a
  *         FEN): both sides of each at NODES (default: the library's), counting unknown sides and
@@ -122,6 +126,19 @@ static void measure(const char *name, const set *s, int runs) {
   free(nodes);
 }
 
+/* --list: each position's answer for the side not to move, one line each. */
+static void list_verdicts(const set *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    const arb_position *p = &s->pos[i];
+    arb_winnability w;
+    arb_winnability_of(p, (arb_color)(p->turn ^ 1), 0, &w);
+    char fen[128];
+    arb_fen_write(p, fen, sizeof fen, 0);
+    printf("%llu %s %s %s|%d\n", (unsigned long long)w.nodes, arb_win_verdict_name(w.verdict),
+           arb_win_proof_name(w.proof), fen, p->turn ^ 1);
+  }
+}
+
 /* --labels: unknown sides and wrong verdicts against the labels of `path`. */
 static int labelled(const char *path, uint64_t budget, int verbose) {
   FILE *f = fopen(path, "r");
@@ -188,8 +205,11 @@ int main(int argc, char **argv) {
         budget = strtoull(argv[++i], NULL, 10);
     return labelled(i < argc ? argv[i] : SHARED_LABELS, budget, verbose);
   }
-  int runs = 3, first = 1;
-  if (argc > 2 && !strcmp(argv[1], "-n")) {
+  int runs = 3, first = 1, list = 0;
+  if (argc > 1 && !strcmp(argv[1], "--list")) {
+    list = 1;
+    first = 2;
+  } else if (argc > 2 && !strcmp(argv[1], "-n")) {
     if (bench_parse_runs(argv[2], 20, &runs) != 0) {
       fprintf(stderr, "usage: bench/dead [-n RUNS (1..20)] [FILE...]\n");
       return 64;
@@ -210,7 +230,7 @@ int main(int argc, char **argv) {
       perror(LOCAL_PGN);
       return 2;
     }
-    printf("bench/dead: games lost on time in %s, best of %d runs\n", path, runs);
+    if (!list) printf("bench/dead: games lost on time in %s, best of %d runs\n", path, runs);
   } else {
     label = "positions from files";
   }
@@ -221,15 +241,21 @@ int main(int argc, char **argv) {
       "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/2B1K3 b - - 0 1",
       "k7/8/8/p1p1p1p1/P1P1P1P1/8/8/KQ6 b - - 0 1",
   };
-  for (size_t i = 0; i < sizeof walls / sizeof walls[0]; i++) {
+  /* The constructed positions only beside the default set: a file's figures are its own. */
+  for (size_t i = 0; first == argc && i < sizeof walls / sizeof walls[0]; i++) {
     arb_position p, m;
     arb_fen_read(&p, walls[i], ARB_FEN_PROBLEMS_ALL, NULL);
     arb_position_mirror(&p, &m);
     add(&locked, &p);
     add(&locked, &m);
   }
-  measure(label, &files, runs);
-  measure("constructed locked positions", &locked, runs);
+  if (list) {
+    list_verdicts(&files);
+    list_verdicts(&locked);
+  } else {
+    measure(label, &files, runs);
+    if (locked.n) measure("constructed locked positions", &locked, runs);
+  }
   free(files.pos);
   free(locked.pos);
   return 0;
