@@ -1,7 +1,7 @@
 #!/bin/sh
 # Arbiter — MIT licence, see LICENSE.
 # Installs the Debian packages the build and tests need, when they are missing.
-# usage: scripts/deps.sh [--list] [build|run|test|python|node|bench|fuzz|fresh|deb]...   (default: build)
+# usage: scripts/deps.sh [--list] [build|run|test|python|wasm|node|bench|fuzz|fresh|deb]...   (default: build)
 #   --list   print the packages of those sets, one per line, and install nothing
 # As root it runs apt-get directly; otherwise through sudo when available.
 # Every program a test runs comes from the `test` set (tests/cli/deps.sh checks that the
@@ -14,9 +14,11 @@ for what in "${@:-build}"; do
   case "$what" in
   build) ;;
   # the engines are the ones tests/cli/{match,play}.sh play against
-  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3 man-db zsh curl valgrind zstd gzip python3-dev python3-cffi python3-setuptools python3-pip python3-pytest" ;;
+  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3 man-db zsh curl valgrind zstd gzip python3-dev python3-cffi python3-setuptools python3-pip python3-pytest emscripten" ;;
   # make python: the package's build (cffi, setuptools, Python's headers) and its tests
   python) want="$want python3 python3-dev python3-cffi python3-setuptools python3-pip python3-pytest" ;;
+  # make wasm: the library compiled to WebAssembly by Debian's emcc (wasm/build.sh), tested in node
+  wasm) want="$want emscripten nodejs npm" ;;
   node) want="$want nodejs npm" ;;
   # make run: the page's npm packages, and the computer opponent the lobby offers
   run) want="$want nodejs npm stockfish" ;;
