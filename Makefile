@@ -16,6 +16,8 @@
 #                   outside the tree)
 #   make python     the Python package (python/, import arbiter: docs/python.md), built offline
 #                   by pip and cffi and installed for Debian's python3 (root: /usr/local)
+#   make wasm       the library compiled to WebAssembly by Debian's emcc: build/wasm/arbiter.mjs
+#                   (chess.js-like API), arbiter.wasm and arbiter.d.ts (docs/wasm.md)
 #   make fuzz       build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #   make install    install headers, libraries, arbiter.pc, the CMake package, `arbiter`, the
 #                   page, man pages, completion and the systemd unit (PREFIX=/usr/local)
@@ -35,7 +37,7 @@ SANITIZER_PERFT_NODES ?= 1000000
 
 PY ?= /usr/bin/python3
 
-.PHONY: all build python run test test-release test-asan test-guard test-fresh test-fresh-deb bench fuzz install deb test-deep test-crash format deps clean
+.PHONY: all build python wasm run test test-release test-asan test-guard test-fresh test-fresh-deb bench fuzz install deb test-deep test-crash format deps clean
 
 all: build
 
@@ -49,6 +51,10 @@ build: deps
 python:
 	@sh scripts/deps.sh python
 	PYTHON=$(PY) sh scripts/python-install.sh .
+
+wasm:
+	@sh scripts/deps.sh wasm
+	sh wasm/build.sh build/wasm
 
 PORT ?= 8080
 run: build
@@ -73,7 +79,7 @@ test-asan:
 	cmake --build build/asan -j$(JOBS)
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	  ctest --output-on-failure -j$(JOBS) -LE deep -E '^(format|consumer_pkgconfig|diff_chessops_pgn_corpus|python)$$'
+	  ctest --output-on-failure -j$(JOBS) -LE deep -E '^(format|consumer_pkgconfig|diff_chessops_pgn_corpus|python|wasm)$$'
 
 # The hot paths' instruction counts (callgrind) against tests/perf/budgets, on a portable build
 # (valgrind runs no AVX-512, and the counts must not depend on the CPU); GUARD_UPDATE=1 writes
