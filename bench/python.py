@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # Arbiter — MIT licence, see LICENSE.
 """The Python package against python-chess on the same machine, in one run: legal moves, perft,
-SAN (writing and reading) and reading a PGN file.  Each figure is the best of --runs, and the
-answers of the two are compared before any time is believed.
+SAN (writing and reading) and reading a PGN file — each figure the best of --runs for both, and
+the answers of the two compared before any time is believed; then two long calls (perft 5) one
+after the other and in two threads at once, which overlap because the GIL is released.
 
 usage: PYTHON_CHESS=DIR python3 bench/python.py [--runs N] [--pgn FILE]
   DIR: python-chess's source (fetched outside the tree: its `chess` package is imported from
@@ -85,8 +86,8 @@ def main():
             b.pop()
         return n
     ta, na = best(lambda: sum(arbiter.Board(f).perft(3) for f in POSITIONS), args.runs)
-    tl, nl = best(lambda: sum(perft_loop(arbiter.Board(f), 3) for f in POSITIONS), 1)
-    tc, nc = best(lambda: sum(perft_loop(chess.Board(f), 3) for f in POSITIONS), 1)
+    tl, nl = best(lambda: sum(perft_loop(arbiter.Board(f), 3) for f in POSITIONS), args.runs)
+    tc, nc = best(lambda: sum(perft_loop(chess.Board(f), 3) for f in POSITIONS), args.runs)
     assert na == nc == nl, (na, nc, nl)
     row("perft 3 (nodes/s), Board.perft", na / ta, nc / tc, "")
     row("perft 3 (nodes/s), push/pop", nl / tl, nc / tc, "")
@@ -121,11 +122,34 @@ def main():
                 plies += sum(1 for _ in g.mainline_moves())
     size = os.path.getsize(args.pgn)
     ta, pa = best(lambda: sum(len(g.moves) for g in arbiter.pgn.read_games(args.pgn)), args.runs)
-    tc, pcount = best(read_chess, 1)
+    tc, pcount = best(read_chess, args.runs)
     assert pa == pcount, (pa, pcount)
     row("PGN read (MB/s, %d plies)" % pa, size / ta / 1e6, size / tc / 1e6, "")
     worst = min(o / t for _, o, t in rows)
     print("least ratio: %.1fx (goal: 20x on each)" % worst)
+
+    # the GIL: the same long calls (perft 5 of two positions) one after the other, then in
+    # two threads at once; with the GIL released they overlap (1.0: no overlap, 0.5: perfect on
+    # two idle cores)
+    import threading
+    fens = [POSITIONS[1], POSITIONS[1]]
+    def serial():
+        return [arbiter.Board(f).perft(5) for f in fens]
+    def parallel():
+        out = [None, None]
+        def run(i):
+            out[i] = arbiter.Board(fens[i]).perft(5)
+        ts = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        return out
+    ts, rs = best(serial, args.runs)
+    tp, rp = best(parallel, args.runs)
+    assert rs == rp == [193690690] * 2
+    print("two perft 5 calls: serial %.2f s, two threads %.2f s: %.2f of the serial time "
+          "(%d cores)" % (ts, tp, tp / ts, os.cpu_count() or 1))
     return 0
 
 

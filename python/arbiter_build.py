@@ -158,6 +158,500 @@ const char *arb_pgn_writer_data(const arb_pgn_writer *w, size_t *len);
 void arb_pgn_writer_clear(arb_pgn_writer *w);
 void arb_pgn_writer_discard_game(arb_pgn_writer *w);
 
+
+/* ---- clock.h: time controls ---- */
+typedef struct arb_time_control {
+  uint8_t kind;
+  uint8_t model;
+  uint8_t nperiods;
+  ...;
+} arb_time_control;
+typedef struct arb_tc_report {
+  int column;
+  char message[...];
+} arb_tc_report;
+arb_status arb_tc_parse(const char *text, size_t len, int syntax, arb_time_control *tc,
+                        arb_tc_report *report);
+int arb_tc_write(const arb_time_control *tc, int syntax, char *buf, size_t size);
+typedef int... arb_clock_model;
+const char *arb_clock_model_name(arb_clock_model model);
+arb_status arb_clock_model_parse(const char *name, arb_clock_model *out);
+const char *arb_flag_reason_name(int reason);
+#define ARB_CLOCK_NEVER ...
+arb_status arb_rules_parse(const char *name, arb_ruleset *out);
+typedef int... arb_termination;
+arb_status arb_termination_parse(const char *name, size_t len, arb_termination *out);
+const char *arb_termination_pgn(int t);
+arb_status arb_fen_read_n(arb_position *pos, const char *fen, size_t len, uint32_t accept,
+                          arb_fen_report *report);
+
+/* ---- referee.h ---- */
+typedef int... arb_ref_kind;
+typedef int... arb_ref_refusal;
+typedef struct arb_ref_tag {
+  const char *name;
+  const char *value;
+} arb_ref_tag;
+typedef struct arb_ref_setup {
+  const arb_position *start;
+  arb_ruleset rules;
+  const arb_time_control *control;
+  int clock_model;
+  unsigned no_draw_before;
+  const arb_move *moves;
+  size_t move_count;
+  const arb_ref_tag *tags;
+  size_t tag_count;
+  uint8_t lag_compensation;
+  int64_t first_move_ms;
+  uint8_t sees_flags;
+  uint64_t search_budget;
+  int64_t abandon_ms;
+  ...;
+} arb_ref_setup;
+typedef struct arb_ref_event {
+  arb_ref_kind kind;
+  int64_t t;
+  int8_t by;
+  int8_t side;
+  uint8_t set;
+  const char *text;
+  size_t text_len;
+  arb_move move;
+  int reason;
+  int64_t ms;
+  const arb_ref_setup *setup;
+  unsigned flags;
+  int64_t lag_ms;
+  int ply;
+  const arb_position *position;
+  int termination;
+  int result;
+  ...;
+} arb_ref_event;
+#define ARB_REF_NO_TIME ...
+#define ARB_REF_AUTO_QUEEN ...
+#define ARB_REF_FROM_PREMOVE ...
+#define ARB_REF_MADE_ONLY ...
+#define ARB_REF_FLAG_SEEN ...
+#define ARB_REF_ANNULLED ...
+#define ARB_REF_PGN_EMT ...
+typedef struct arb_ref_state {
+  uint8_t has_game;
+  uint8_t over;
+  uint8_t aborted;
+  uint8_t timed;
+  uint8_t claims;
+  int turn;
+  int ply;
+  arb_outcome outcome;
+  int8_t draw_offer;
+  int8_t unpressed;
+  int8_t flag_side;
+  int flag_reason;
+  arb_move must_play;
+  arb_game_facts facts;
+  int64_t now;
+  int64_t remaining_ms[2];
+  int8_t running;
+  uint8_t paused;
+  int64_t flag_at;
+  int64_t deadline;
+  char premove[2][8];
+  int64_t first_move_by;
+  int64_t away_since[2];
+  int64_t abandon_claim_at[2];
+  int8_t abandoned;
+  int abandon_result;
+  ...;
+} arb_ref_state;
+typedef struct arb_claim_verdict {
+  uint8_t correct;
+  uint8_t must_play;
+  arb_move intended;
+  uint16_t penalty_s;
+  uint8_t became_offer;
+} arb_claim_verdict;
+typedef struct arb_ref_decision {
+  arb_status status;
+  arb_ref_refusal refusal;
+  char message[...];
+  arb_ref_kind kind;
+  uint32_t seq;
+  arb_move move;
+  char san[...];
+  char uci[8];
+  uint8_t late;
+  uint8_t claimed;
+  arb_claim_verdict verdict;
+  char must_play_uci[8];
+  int8_t time_added_to;
+  int64_t time_added_ms;
+  int64_t comp_ms;
+  struct {
+    uint8_t played, dropped;
+    arb_move move;
+    char san[10];
+    char uci[8];
+    arb_ref_refusal refusal;
+    char message[96];
+  } premove;
+  uint8_t ended;
+  arb_ref_state state;
+  ...;
+} arb_ref_decision;
+typedef struct arb_ref_entry {
+  int64_t t;
+  arb_ref_kind kind;
+  int8_t by, side;
+  uint8_t set;
+  unsigned flags;
+  int64_t lag_ms;
+  int64_t comp_ms;
+  arb_status status;
+  arb_ref_refusal refusal;
+  arb_move move;
+  int reason;
+  int64_t ms;
+  int ply;
+  int64_t clock_ms, move_ms;
+  uint8_t ended;
+  ...;
+} arb_ref_entry;
+typedef struct arb_referee arb_referee;
+const char *arb_ref_kind_name(arb_ref_kind kind);
+const char *arb_ref_refusal_name(arb_ref_refusal refusal);
+arb_referee *arb_referee_new(arb_ruleset rules);
+void arb_referee_free(arb_referee *ref);
+arb_status arb_referee_event(arb_referee *ref, const arb_ref_event *ev, arb_ref_decision *d);
+int64_t arb_referee_next_deadline(const arb_referee *ref);
+arb_status arb_referee_tick(arb_referee *ref, int64_t now, arb_ref_decision *d);
+void arb_referee_state_of(const arb_referee *ref, arb_ref_state *out);
+const arb_game *arb_referee_game(const arb_referee *ref);
+uint32_t arb_referee_record_count(const arb_referee *ref);
+arb_status arb_referee_record_at(const arb_referee *ref, uint32_t i, arb_ref_entry *out);
+int64_t arb_referee_abandon_ms(const arb_referee *ref);
+int arb_referee_end_words(const arb_referee *ref, char *buf, size_t size);
+arb_status arb_referee_write_pgn(const arb_referee *ref, unsigned flags, arb_pgn_writer *w);
+
+/* ---- otb.h ---- */
+typedef int... arb_otb_rules;
+typedef int... arb_otb_kind;
+typedef int... arb_otb_matter;
+typedef int... arb_otb_ruling;
+typedef int... arb_otb_refusal;
+typedef int... arb_otb_violation;
+typedef int... arb_otb_phase;
+typedef struct arb_otb_setup {
+  const arb_position *start;
+  const arb_move *moves;
+  size_t move_count;
+  arb_otb_rules rules;
+  int supervision;
+  const arb_time_control *control;
+  int sensing;
+  int64_t debounce_ms;
+  unsigned variations;
+  uint8_t guidelines_iii;
+  uint8_t illegal_count[2];
+  ...;
+} arb_otb_setup;
+typedef struct arb_otb_event {
+  arb_otb_kind kind;
+  int64_t t;
+  int8_t by;
+  int8_t side;
+  uint8_t source;
+  uint8_t order, intent, hands, other_hand;
+  arb_square squares[8];
+  uint8_t square_count;
+  arb_piece piece;
+  const char *text;
+  size_t text_len;
+  int64_t stable_ms;
+  arb_otb_matter matter;
+  int ply;
+  arb_otb_ruling ruling;
+  int64_t ms;
+  int result;
+  uint8_t evident;
+  const arb_otb_setup *setup;
+  ...;
+} arb_otb_event;
+typedef struct arb_otb_obligation {
+  uint8_t active;
+  uint8_t any;
+  arb_bitboard must_move;
+  arb_bitboard must_capture;
+  uint8_t may_castle[2];
+  int allowed_count;
+  arb_move allowed[...];
+  ...;
+} arb_otb_obligation;
+typedef struct arb_otb_decision {
+  arb_status status;
+  arb_otb_refusal refusal;
+  char message[...];
+  arb_otb_phase phase;
+  int having_move;
+  arb_otb_obligation obligation;
+  uint8_t made;
+  char made_uci[8];
+  uint8_t made_legal;
+  uint8_t completed;
+  arb_otb_violation violation;
+  char article[...];
+  uint8_t penalty_warning;
+  int time_added_s[2];
+  uint8_t restored;
+  char restore_fen[...];
+  int annulled_count;
+  char annulled[8][8];
+  uint8_t stands;
+  int8_t claim_valid;
+  unsigned needs;
+  uint8_t needs_confirmation;
+  unsigned warnings;
+  uint8_t takeback;
+  int signal;
+  uint8_t ended;
+  char fen[...];
+  uint8_t over;
+  arb_outcome outcome;
+  uint8_t illegal_count[2];
+  int repetitions;
+  uint8_t timed;
+  int64_t remaining_ms[2];
+  int8_t running;
+  int8_t draw_offer;
+  ...;
+} arb_otb_decision;
+typedef struct arb_otb_record_entry {
+  char uci[8];
+  char san[...];
+  int by;
+  uint8_t legal;
+  uint8_t stood;
+  uint8_t annulled;
+  uint8_t completed;
+  arb_otb_violation violation;
+  int64_t t_made, t_press;
+  int64_t clock_ms;
+  char fen_after[...];
+  ...;
+} arb_otb_record_entry;
+#define ARB_OTB_NEEDS_PROMOTION_PIECE ...
+#define ARB_OTB_NEEDS_ARBITER ...
+#define ARB_OTB_NEEDS_TOUCH_ORDER ...
+#define ARB_OTB_WARN_BOARD_MISMATCH ...
+#define ARB_OTB_WARN_SENSOR_MISREAD ...
+#define ARB_OTB_WARN_RESULT_GESTURE ...
+#define ARB_OTB_WARN_FLAG_SHOWN ...
+#define ARB_OTB_WARN_OUT_OF_TURN ...
+#define ARB_OTB_WARN_DISPLACED ...
+#define ARB_OTB_WARN_SIGNED_RESULT ...
+#define ARB_OTB_US_10I2 ...
+#define ARB_OTB_US_11H1 ...
+#define ARB_OTB_PGN_LEGAL_ONLY ...
+typedef struct arb_otb arb_otb;
+const char *arb_otb_rules_name(arb_otb_rules rules);
+arb_status arb_otb_rules_parse(const char *name, size_t len, arb_otb_rules *out);
+const char *arb_otb_kind_name(arb_otb_kind kind);
+arb_status arb_otb_kind_parse(const char *name, size_t len, arb_otb_kind *out);
+const char *arb_otb_matter_name(arb_otb_matter m);
+arb_status arb_otb_matter_parse(const char *name, size_t len, arb_otb_matter *out);
+const char *arb_otb_ruling_name(arb_otb_ruling r);
+arb_status arb_otb_ruling_parse(const char *name, size_t len, arb_otb_ruling *out);
+const char *arb_otb_refusal_name(arb_otb_refusal r);
+const char *arb_otb_violation_name(arb_otb_violation v);
+const char *arb_otb_phase_name(arb_otb_phase p);
+arb_otb *arb_otb_new(void);
+void arb_otb_free(arb_otb *otb);
+arb_status arb_otb_event_apply(arb_otb *otb, const arb_otb_event *ev, arb_otb_decision *d);
+uint32_t arb_otb_record_count(const arb_otb *otb);
+arb_status arb_otb_record_at(const arb_otb *otb, uint32_t i, arb_otb_record_entry *out);
+arb_status arb_otb_write_pgn(const arb_otb *otb, unsigned flags, arb_pgn_writer *w);
+
+/* ---- solve.h ---- */
+typedef struct arb_solve_result {
+  int verdict;
+  int length;
+  int nkeys;
+  arb_move keys[...];
+  int key_length[...];
+  int keys_complete;
+  int line_len;
+  arb_move line[...];
+  uint64_t nodes;
+  ...;
+} arb_solve_result;
+#define ARB_SOLVE_MAX_N ...
+typedef struct arb_solver arb_solver;
+arb_solver *arb_solver_new(size_t tt_bytes);
+void arb_solver_free(arb_solver *s);
+arb_status arb_solve(arb_solver *s, const arb_position *pos, int goal, int n, uint64_t budget,
+                     arb_solve_result *out);
+const char *arb_solve_goal_name(int goal);
+const char *arb_solve_verdict_name(int v, int goal);
+
+/* ---- train.h ---- */
+typedef struct arb_puzzle {
+  char id[...];
+  char fen[...];
+  char moves[32][6];
+  int nmoves;
+  int rating, rating_deviation, popularity, plays;
+  char themes[...];
+  char game_url[...];
+  char openings[...];
+  ...;
+} arb_puzzle;
+#define ARB_PUZZLE_MAX_MOVES ...
+typedef struct arb_puzzle_check {
+  int verdict;
+  int goal;
+  int length;
+  int ply;
+  char other[8];
+  int last_alternatives;
+  char message[...];
+  ...;
+} arb_puzzle_check;
+const char *arb_puzzle_csv_header(void);
+arb_status arb_puzzle_csv_read(const char *line, size_t len, arb_puzzle *p, char *err,
+                               size_t err_size);
+int arb_puzzle_csv_write(const arb_puzzle *p, char *buf, size_t size);
+int arb_puzzle_has_theme(const arb_puzzle *p, const char *theme);
+const char *arb_puzzle_kind_theme(const arb_puzzle *p);
+arb_status arb_puzzle_check_record(arb_solver *s, const arb_puzzle *p, uint64_t budget,
+                                   arb_puzzle_check *out);
+const char *arb_puzzle_verdict_name(int v);
+int arb_puzzle_move_right(const arb_position *p, arb_move m, arb_move expected, int final,
+                          int goal);
+const char *arb_puzzle_why_wrong(arb_solver *s, const arb_position *p, arb_move m, int goal,
+                                 int left, uint64_t budget, char *buf, size_t size);
+typedef struct arb_glicko {
+  double rating, rd, volatility;
+} arb_glicko;
+arb_glicko arb_glicko_new(void);
+arb_status arb_glicko_update(arb_glicko *player, const arb_glicko *opponents,
+                             const double *scores, int n, double tau);
+void arb_glicko_clamp(arb_glicko *g, const arb_glicko *before);
+double arb_glicko_expected(const arb_glicko *a, const arb_glicko *b);
+void arb_puzzle_rate(arb_glicko *learner, arb_glicko *puzzle, int solved, int theme_kind);
+int arb_puzzle_theme_kind(const char *theme);
+typedef struct arb_review {
+  int box;
+  int streak;
+  int64_t due_ms;
+  int64_t seen_ms;
+} arb_review;
+void arb_review_answer(arb_review *r, int right, int64_t now_ms);
+int arb_review_due(const arb_review *r, int64_t now_ms);
+
+/* ---- quiz.h ---- */
+typedef int... arb_quiz_topic;
+typedef struct arb_quiz_event {
+  char type[20];
+  int8_t by;
+  uint8_t nsquares;
+  char squares[4][3];
+  char move[8];
+  char intent[8];
+  uint8_t hands;
+  char matter[24];
+} arb_quiz_event;
+typedef struct arb_quiz_clock {
+  uint8_t present;
+  int64_t ms[2];
+  int8_t flag;
+  uint8_t last_period;
+  int64_t increment_ms;
+} arb_quiz_clock;
+typedef struct arb_quiz_item {
+  char id[32];
+  arb_quiz_topic topic;
+  char template_name[32];
+  char rules[16];
+  char fen[...];
+  char start_fen[...];
+  int nmoves;
+  char moves[128][6];
+  char move[8];
+  arb_quiz_clock clock;
+  int nevents;
+  arb_quiz_event events[8];
+  int nchoices;
+  char choices[6][112];
+  char source[128];
+  int difficulty;
+  int kind;
+  char question[...];
+  char answer[...];
+  char explanation[...];
+  int narticles;
+  char articles[6][24];
+  int nsquares;
+  char squares[8][3];
+  int narrows;
+  char arrows[8][2][3];
+  ...;
+} arb_quiz_item;
+typedef struct arb_quiz_game {
+  arb_position start;
+  const arb_move *moves;
+  int nmoves;
+  const char *source;
+} arb_quiz_game;
+typedef struct arb_quiz_options {
+  unsigned topics;
+  int count;
+  uint64_t seed;
+  const arb_quiz_game *games;
+  size_t ngames;
+} arb_quiz_options;
+#define ARB_QUIZ_TOPIC_COUNT ...
+#define ARB_QUIZ_MAX_PLIES ...
+#define ARB_QUIZ_MAX_CHOICES ...
+#define ARB_QUIZ_MAX_EVENTS ...
+const char *arb_quiz_topic_name(arb_quiz_topic topic);
+arb_status arb_quiz_topic_parse(const char *name, arb_quiz_topic *out);
+int arb_quiz_template_count(void);
+const char *arb_quiz_template_name(int index);
+arb_quiz_topic arb_quiz_template_topic(int index);
+int arb_quiz_template_find(const char *name);
+int arb_quiz_template_choices_are_input(int index);
+arb_status arb_quiz_derive(arb_quiz_item *item, char *why, size_t why_size);
+int arb_quiz_check_item(const arb_quiz_item *item, char *why, size_t why_size);
+arb_status arb_quiz_make(const arb_quiz_options *opts, arb_quiz_item *items, size_t cap,
+                         size_t *made);
+
+/* ---- endgame.h ---- */
+typedef struct arb_endgame arb_endgame;
+typedef struct arb_endgame_result {
+  int wdl;
+  int dtm;
+  int plies;
+  int nbest;
+  arb_move best[...];
+  ...;
+} arb_endgame_result;
+typedef struct arb_endgame_stats {
+  uint64_t positions[2];
+  uint64_t wins[2], draws[2], losses[2];
+  int longest[2];
+  char longest_fen[2][100];
+  ...;
+} arb_endgame_stats;
+arb_endgame *arb_endgame_new(const char *material, arb_status *st);
+void arb_endgame_free(arb_endgame *eg);
+const char *arb_endgame_material(const arb_endgame *eg);
+const char *arb_endgame_material_of(const arb_position *pos);
+arb_status arb_endgame_probe(const arb_endgame *eg, const arb_position *pos,
+                             arb_endgame_result *out);
+void arb_endgame_stats_of(const arb_endgame *eg, arb_endgame_stats *out);
+const char *arb_endgame_wdl_name(int wdl);
+
 /* shim.c */
 arb_status pyarb_write_moves(arb_pgn_writer *w, const arb_position *start, const arb_move *moves,
                              int count);

@@ -3,13 +3,22 @@
 
 An API a python-chess user recognises — Board, Move, Piece, Outcome, Termination, squares
 numbered a1 = 0 ... h8 = 63, WHITE = True — with Arbiter's own on top: the exact dead position
-and winnability with its proof (Board.winnability), perft, PGN at C speed (arbiter.pgn).
+and winnability with its proof (Board.winnability), perft, and the modules
+  arbiter.pgn       PGN read at C speed (every move replayed, problems with their place), written
+  arbiter.referee   the referee: timed games with a clock, offers, claims, flags, its PGN
+  arbiter.otb       the over-the-board referee: touch-move, illegal moves, presses, e-boards
+  arbiter.solve     the exact solver: mate (or a draw) in n with every key move
+  arbiter.train     puzzles in lichess's CSV and their proof, Glicko-2, reviews
+  arbiter.quiz      the rules quiz: items derived from their inputs by the rules
+  arbiter.endgame   endgame tables built in memory (KQK, KRK, KPK, KBNK)
+(docs/python.md).
 
 Every rule is decided by the C library; this module only translates.  Wrong input raises
 ValueError subclasses (InvalidMoveError, IllegalMoveError, AmbiguousMoveError, InvalidFenError)
 carrying the library's own message.  C memory is freed with its Python object; the GIL is
-released during every call into the library, so long calls (perft, winnability, PGN files) run
-in parallel from threads.
+released during every call into the library through cffi, so long calls (perft, winnability,
+the solver, PGN files) run in parallel from threads; the Board's microsecond calls (legal
+moves, push, pop, SAN) go through arbiter._board, which keeps it.
 """
 import enum
 from typing import Iterator, List, Optional
@@ -92,6 +101,28 @@ _ERR_MOVE_SYNTAX, _ERR_MOVE_ILLEGAL, _ERR_MOVE_AMBIGUOUS = -5, -6, -7
 
 def _text(p) -> str:
     return ffi.string(p).decode("utf-8", "replace") if p != ffi.NULL else ""
+
+
+def _color_arg(color, what: str = "color") -> int:
+    """WHITE/True or "white" -> 0, BLACK/False or "black" -> 1 (the library's arb_color)."""
+    if color is True or color == "white":
+        return 0
+    if color is False or color == "black":
+        return 1
+    raise ValueError("%s must be WHITE, BLACK, \"white\" or \"black\": %r" % (what, color))
+
+
+def _color_out(c: int) -> Optional[bool]:
+    """The library's arb_color (or -1) as python-chess's colour (or None)."""
+    return None if c < 0 else c == 0
+
+
+def _outcome_of(o) -> Optional["Outcome"]:
+    """An arb_outcome as an Outcome, None while the game goes on."""
+    if not o.termination:
+        return None
+    winner = None if o.result in (0, 3) else o.result == 1
+    return Outcome(Termination(o.termination), winner, bool(o.automatic), _color_out(o.by))
 
 
 def _move_error(status: int, message: str) -> ArbiterError:
@@ -302,8 +333,11 @@ def _move_of(code: int, chess960: int) -> Move:
 
 
 class Termination(enum.Enum):
-    """How a game ended (the library's one vocabulary; python-chess's names, and
-    DEAD_POSITION: no sequence of legal moves can mate, FIDE 5.2.2, decided by proof)."""
+    """How a game ended: the library's one vocabulary (docs/endings.md), python-chess's names
+    for the endings it knows.  A Board ends games by the first eight (DEAD_POSITION: no
+    sequence of legal moves can mate, FIDE 5.2.2, decided by proof); the players and the
+    referees (arbiter.referee, arbiter.otb) add the others.  str() is the library's name
+    ("checkmate", "time_forfeit", ...), pgn() the PGN Termination tag's value."""
     CHECKMATE = 1
     STALEMATE = 2
     INSUFFICIENT_MATERIAL = 3
@@ -312,17 +346,59 @@ class Termination(enum.Enum):
     SEVENTYFIVE_MOVES = 6
     THREEFOLD_REPETITION = 7
     FIFTY_MOVES = 8
+    AGREEMENT = 9
+    RESIGNATION = 10
+    TIME_FORFEIT = 11
+    ABORTED = 12
+    ABANDONMENT = 13
+    ILLEGAL_MOVE = 14
+    SECOND_ILLEGAL_MOVE = 15
+    ILLEGAL_MOVE_CLAIMED = 16
+    ILLEGAL_MOVE_CLAIMANT_LACKS_MATERIAL = 17
+    ILLEGAL_POSITION = 18
+    ELECTRONIC_DEVICE = 19
+    CRASH = 20
+    STALL = 21
+    ADJUDICATION = 22
+    ARBITER_DECISION = 23
+
+    def __str__(self):
+        return _text(lib.arb_termination_name(self.value))
+
+    def pgn(self) -> str:
+        return _text(lib.arb_termination_pgn(self.value))
+
+    def article(self) -> str:
+        """The article of the Laws (or US Chess rule) the ending rests on, "" for none."""
+        return _text(lib.arb_termination_article(self.value))
+
+    @classmethod
+    def from_name(cls, name: str) -> "Termination":
+        """Termination.from_name("time_forfeit"); ValueError for a name the library does not
+        know."""
+        out = ffi.new("arb_termination *")
+        b = name.encode("utf-8")
+        if lib.arb_termination_parse(b, len(b), out) != 0:
+            raise ValueError("not an ending: %r" % (name,))
+        return cls(out[0])
 
 
 class Outcome:
-    """termination and winner (WHITE, BLACK or None for a draw)."""
-    __slots__ = ("termination", "winner")
+    """termination and winner (WHITE, BLACK or None for a draw); from a referee also
+    automatic (the rules ended the game, not a player) and by (the player it rests on: who
+    claimed, resigned or forfeited, None when automatic)."""
+    __slots__ = ("termination", "winner", "automatic", "by")
 
-    def __init__(self, termination: Termination, winner: Optional[bool]) -> None:
+    def __init__(self, termination: Termination, winner: Optional[bool], automatic: bool = True,
+                 by: Optional[bool] = None) -> None:
         self.termination = termination
         self.winner = winner
+        self.automatic = automatic
+        self.by = by
 
     def result(self) -> str:
+        if self.termination is Termination.ABORTED:
+            return "*"
         return "1/2-1/2" if self.winner is None else ("1-0" if self.winner else "0-1")
 
     def __eq__(self, other):
@@ -413,6 +489,20 @@ class Board:
         self._moves = _code_moves[self._chess960]
         self._err = ffi.new("arb_san_error *")  # made once per board (not shared by threads)
         self.move_stack: List[Move] = []
+
+    @classmethod
+    def _from_game(cls, game) -> "Board":
+        """A board with the history of a C game (a referee's): its start and moves."""
+        b = cls.__new__(cls)
+        b._set(lib.arb_game_position_at(game, 0))
+        c960 = b._chess960
+        for ply in range(1, lib.arb_game_ply_count(game) + 1):
+            code = lib.arb_game_move_at(game, ply)
+            st = lib.arb_game_play(b._game, code)
+            if st != 0:
+                raise ArbiterError(_text(lib.arb_strerror(st)))
+            b.move_stack.append(_move_of(code, c960))
+        return b
 
     @classmethod
     def from_chess960_pos(cls, scharnagl: int) -> "Board":

@@ -12,9 +12,9 @@ checked by the reader, comments and NAGs are not kept in this version).
 """
 import io
 import os
-from typing import Dict, Iterable, Iterator, List, Optional, Union
+from typing import Dict, Iterator, List, Optional, Union
 
-from . import Board, Move, ArbiterError, _move_of, _text
+from . import Board, Move, ArbiterError, _code_moves, _text
 from ._arbiter import ffi, lib
 
 __all__ = ["Game", "PgnProblem", "read_games", "read_game", "write_game", "STRICT",
@@ -120,44 +120,46 @@ def _take(reader) -> List[Game]:
         for line in etext.splitlines():
             kind, problem, ln, col, ply, msg = line.split("\t", 5)
             errs.append(PgnProblem(kind == "warning", problem, int(ln), int(col), int(ply), msg))
-        games.append(Game(headers, [_move_of(c, c960) for c in codes],
+        games.append(Game(headers, list(map(_code_moves[c960].__getitem__, codes)),
                           None if start == _START else start, errs,
                           lib.pyarb_pgn_number(reader, i), bool(flags & 1), bool(c960)))
     lib.pyarb_pgn_drop(reader)
     return games
 
 
-def _chunks(source) -> Iterator[bytes]:
+def _chunks(source, size: int = _CHUNK) -> Iterator[bytes]:
     if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-        for k in range(0, len(data), _CHUNK):
-            yield data[k:k + _CHUNK]
+        data = memoryview(source)
+        for k in range(0, len(data), size):
+            yield data[k:k + size]
         return
     if isinstance(source, str) and ("\n" in source or "[" in source) and not os.path.exists(
             source):
-        yield from _chunks(source.encode("utf-8"))
+        yield from _chunks(source.encode("utf-8"), size)
         return
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as f:
-            yield from _chunks(f)
+            yield from _chunks(f, size)
         return
     while True:  # a file object, binary or text
-        block = source.read(_CHUNK)
+        block = source.read(size)
         if not block:
             return
         yield block.encode("utf-8") if isinstance(block, str) else block
 
 
-def read_games(source: Union[str, bytes, os.PathLike, io.IOBase], *, flags: int = 0
-               ) -> Iterator[Game]:
+def read_games(source: Union[str, bytes, os.PathLike, io.IOBase], *, flags: int = 0,
+               chunk_size: int = _CHUNK) -> Iterator[Game]:
     """Every game of a PGN input (a path, a file, bytes or PGN text), in order; a game with
-    problems is still yielded, its problems in Game.errors."""
+    problems is still yielded, its problems in Game.errors.  The input goes to the reader
+    chunk_size bytes at a time (each chunk's games are then taken); the GIL is released while
+    the reader reads a chunk."""
     reader = lib.pyarb_pgn_new(flags)
     if reader == ffi.NULL:
         raise MemoryError("arbiter: out of memory")
     reader = ffi.gc(reader, lib.pyarb_pgn_free)
-    for chunk in _chunks(source):
-        st = lib.pyarb_pgn_feed(reader, chunk, len(chunk))
+    for chunk in _chunks(source, max(int(chunk_size), 1)):
+        st = lib.pyarb_pgn_feed(reader, ffi.from_buffer(chunk), len(chunk))
         if st != 0:
             raise ArbiterError(_text(lib.arb_strerror(st)))
         yield from _take(reader)

@@ -5,7 +5,6 @@ rules counted by hand), SAN as the Laws' Appendix C writes it, chasolver's label
 positions (dead-positions.txt, from ../shared/data/dead)."""
 import gc
 import resource
-import threading
 
 import pytest
 
@@ -191,23 +190,3 @@ def test_memory_is_freed():
             b.push_san(san)
     gc.collect()
     assert rss_kb() - before < 20000  # 50,000 games kept would be far more (each holds KBs)
-
-
-def test_long_calls_release_the_gil():
-    b = Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-    done = threading.Event()
-    result = []
-
-    def work():
-        result.append(b.perft(4))
-        done.set()
-
-    t = threading.Thread(target=work)
-    t.start()
-    ticks = 0
-    while not done.is_set():
-        ticks += 1
-    t.join()
-    assert result == [4085603]
-    # Holding the GIL during perft would stop this thread's loop for the whole call.
-    assert ticks > 10000
