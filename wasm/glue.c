@@ -75,6 +75,7 @@ WA_API void wa_facts(wa_board *b);
 WA_API int wa_winnability(wa_board *b, int side, double budget);
 WA_API double wa_perft(wa_board *b, int depth);
 WA_API int wa_chess960_number(wa_board *b);
+WA_API int wa_turn(wa_board *b);
 
 /* ---- the board ---- */
 
@@ -202,6 +203,9 @@ int wa_fen(wa_board *b, unsigned flags) {
 
 int wa_chess960_number(wa_board *b) { return arb_position_chess960_number(pos_of(b)); }
 
+/* The side to move: 0 White, 1 Black. */
+int wa_turn(wa_board *b) { return pos_of(b)->turn; }
+
 /* ---- moves ---- */
 
 static char piece_letter(arb_piece p) { return p ? "?PNBRQK"[ARB_PIECE_TYPE(p)] : '-'; }
@@ -296,24 +300,27 @@ int wa_premove_dests(wa_board *b) {
   return write_dests(to, b->out);
 }
 
-/* "UCI TAB SAN" of the move m, legal in the current position, into out. */
+/* The move m, legal in the current position, as play() writes it, into out. */
 static void describe(wa_board *b, arb_move m) {
   const arb_position *p = pos_of(b);
-  char uci[8], san[ARB_SAN_MAX];
-  arb_uci_write(p, m, uci, sizeof uci);
-  arb_san_write(p, m, san, sizeof san);
-  snprintf(b->out, sizeof b->out, "%s\t%s", uci, san);
+  arb_uci_write(p, m, b->out, 8);
+  arb_san_write(p, m, b->out + 8, ARB_SAN_MAX);
 }
 
+/* Plays m; out holds its UCI at 0 and its SAN at 8 (the SAN the game wrote when it played the
+ * move), each NUL-terminated. */
 static int play(wa_board *b, arb_move m) {
-  describe(b, m);
+  char uci[8];
+  arb_uci_write(pos_of(b), m, uci, sizeof uci);
   arb_status st = arb_game_play(b->game, m);
   if (st != ARB_OK) return fail(b, st, NULL);
+  memcpy(b->out, uci, sizeof uci);
+  snprintf(b->out + 8, ARB_SAN_MAX, "%s", arb_game_san_at(b->game, arb_game_ply_count(b->game)));
   return (int)m;
 }
 
-/* Plays the move written in `in`, SAN or UCI (the library's lenient reading); out is
- * "UCI TAB SAN" of the move played, or why not. */
+/* Plays the move written in `in`, SAN or UCI (the library's lenient reading); out is the move
+ * played (as play() writes it), or why not. */
 int wa_play(wa_board *b) {
   arb_move m;
   arb_san_error err;
@@ -334,7 +341,8 @@ int wa_play_squares(wa_board *b, int from, int to, int promotion) {
   return play(b, m);
 }
 
-/* The move in `in` (SAN or UCI), not played: out is "UCI TAB SAN", or why it is no move. */
+/* The move in `in` (SAN or UCI), not played: out is the move as play() writes it, or why it is
+ * no move. */
 int wa_san(wa_board *b) {
   arb_move m;
   arb_san_error err;
