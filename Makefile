@@ -13,7 +13,7 @@
 #                   arbiter pgn check/convert against pgn-extract (bench/pgn [FILE...]),
 #                   the referee's C API against its JSON codec (bench/referee [FILE.pgn]),
 #                   arbiter match against fastchess (bench/match.sh; FASTCHESS=PATH, built
-#                   outside the tree)
+#                   outside the tree), the WebAssembly module against chessops (bench/wasm.sh)
 #   make python     the Python package (python/, import arbiter: docs/python.md), built offline
 #                   by pip and cffi and installed for Debian's python3 (root: /usr/local)
 #   make wasm       the library compiled to WebAssembly by Debian's emcc: build/wasm/arbiter.mjs
@@ -125,6 +125,7 @@ bench:
 	sh bench/puzzles.sh
 	python3 bench/train.py
 	sh bench/match.sh --games 1000
+	sh bench/wasm.sh
 
 fuzz:
 	@sh scripts/deps.sh build fuzz
