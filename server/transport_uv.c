@@ -433,9 +433,11 @@ static void ws_close(tconn *c, int code, const char *why) {
 
 /* The security headers of every answer.  The policy allows the one inline style the board
  * writes (chessground sets style="color-scheme:light only" on its SVG layers), by its hash
- * and nothing else. */
+ * and nothing else; and the compiling of WebAssembly ('wasm-unsafe-eval': the page's rules
+ * module, /wasm/arbiter.wasm, never JavaScript's eval). */
 #define SECURITY_HEADERS                                                                           \
-  "Content-Security-Policy: default-src 'none'; img-src 'self' data:; script-src 'self'; "         \
+  "Content-Security-Policy: default-src 'none'; img-src 'self' data:; "                            \
+  "script-src 'self' 'wasm-unsafe-eval'; "                                                         \
   "font-src 'self'; style-src 'self' 'unsafe-hashes' "                                             \
   "'sha256-SyXRxMCl6H7Kgy9uTmu1UZqVBsRmMBF4sHRiTO3FQc0='; connect-src 'self' ws: wss:; "           \
   "media-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'\r\n"              \
