@@ -36,7 +36,11 @@ struct arb__reach_item {
   uint64_t key;
   arb_bitboard castling;
   uint8_t board[32]; /* two squares a byte */
+  uint32_t parent;   /* the item it was first (or most shallowly) reached from; the start: 0 */
+  arb_move move;     /* the move from there */
   uint8_t turn, ep;
+  uint8_t depth;    /* plies from the start along the parents (at most 255) */
+  uint8_t expanded; /* its moves have been made */
 };
 typedef arb__reach_item packed;
 
@@ -51,9 +55,11 @@ static void pack(const arb_position *p, packed *out) {
 
 static void unpack(const packed *in, arb_position *p) {
   memset(p, 0, sizeof *p);
-  for (int sq = 0; sq < 64; sq++) {
-    arb_piece pc = (arb_piece)((in->board[sq / 2] >> (4 * (sq & 1))) & 15);
-    if (pc) arb__put(p, pc, (arb_square)sq);
+  for (int i = 0; i < 32; i++) {
+    const uint8_t two = in->board[i];
+    if (!two) continue;
+    if (two & 15) arb__put(p, (arb_piece)(two & 15), (arb_square)(2 * i));
+    if (two >> 4) arb__put(p, (arb_piece)(two >> 4), (arb_square)(2 * i + 1));
   }
   p->castling_rooks = in->castling;
   p->turn = in->turn;
@@ -93,33 +99,99 @@ static int grow(arb__reach *r) {
   return 1;
 }
 
-/* Adds c unless present: 1 added, 0 present, -1 full or out of memory. */
-static int add(arb__reach *r, const packed *c) {
+/* Adds c unless present: 1 added (item r->count - 1), 0 present (*at: its item), -1 full or out
+ * of memory. */
+static int add(arb__reach *r, const packed *c, size_t *at) {
   size_t slot = c->key & (r->slots - 1);
   while (r->index[slot]) {
-    if (same(&r->items[r->index[slot] - 1], c)) return 0;
+    if (same(&r->items[r->index[slot] - 1], c)) {
+      *at = r->index[slot] - 1;
+      return 0;
+    }
     slot = (slot + 1) & (r->slots - 1);
   }
   if (r->count == r->cap) {
     if (!grow(r)) return -1;
-    return add(r, c);
+    return add(r, c, at);
   }
   r->items[r->count] = *c;
   r->index[slot] = (uint32_t)++r->count;
+  *at = r->count - 1;
   return 1;
 }
 
-/* Pushes item number k on the stack of positions to expand: 1, or 0 out of memory. */
-static int push(arb__reach *r, size_t k) {
-  if (r->top == r->stack_cap) {
-    size_t cap = r->stack_cap ? 2 * r->stack_cap : 64;
-    uint32_t *ns = realloc(r->stack, cap * sizeof *ns);
-    if (!ns) return 0;
-    r->stack = ns;
-    r->stack_cap = cap;
-  }
-  r->stack[r->top++] = (uint32_t)k;
+/* Room for one more entry in h (doubling): 1, or 0 out of memory. */
+static int room(arb__reach_heap *h) {
+  if (h->top < h->cap) return 1;
+  size_t cap = h->cap ? 2 * h->cap : 64;
+  uint64_t *ns = realloc(h->e, cap * sizeof *ns);
+  if (!ns) return 0;
+  h->e = ns;
+  h->cap = cap;
   return 1;
+}
+
+/* Pushes e on a binary heap (lowest first): 1, or 0 out of memory. */
+static int heap_push(arb__reach_heap *h, uint64_t e) {
+  if (!room(h)) return 0;
+  size_t i = h->top++;
+  while (i && e < h->e[(i - 1) / 2]) {
+    h->e[i] = h->e[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h->e[i] = e;
+  return 1;
+}
+
+static uint64_t heap_pop(arb__reach_heap *h) {
+  const uint64_t first = h->e[0], e = h->e[--h->top];
+  size_t i = 0, n = h->top;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && h->e[c + 1] < h->e[c]) c++;
+    if (h->e[c] >= e) break;
+    h->e[i] = h->e[c];
+    i = c;
+  }
+  h->e[i] = e;
+  return first;
+}
+
+/* The positions still to expand: a stack (depth first) or, with an order, two heaps of
+ * key << 32 | ~item (the lowest key first, the latest item first among equal keys): one keyed by
+ * the distance alone (greedy), one by the depth plus REACH_WEIGHT times the distance; each item
+ * is in both, and the enumeration takes from them in turn (a position taken from one is skipped
+ * in the other).  Either heap empty: every position found is expanded. */
+#ifndef REACH_WEIGHT
+#define REACH_WEIGHT 3
+#endif
+
+static int push(arb__reach *r, size_t k, uint32_t distance, int depth) {
+  if (!r->order) {
+    if (!room(&r->stack)) return 0;
+    r->stack.e[r->stack.top++] = k;
+    return 1;
+  }
+  const uint64_t item = (uint32_t) ~(uint32_t)k;
+  return heap_push(&r->greedy, (uint64_t)distance << 32 | item) &&
+         heap_push(&r->weighted, (uint64_t)(depth + REACH_WEIGHT * distance) << 32 | item);
+}
+
+static int waiting(const arb__reach *r) {
+  return r->order ? r->greedy.top && r->weighted.top : r->stack.top != 0;
+}
+
+/* The next position to expand (waiting(r) must hold), or SIZE_MAX when the heap taken from held
+ * only positions expanded already. */
+static size_t pop(arb__reach *r) {
+  if (!r->order) return (size_t)r->stack.e[--r->stack.top];
+  arb__reach_heap *h = (r->turn++ & 1) ? &r->weighted : &r->greedy;
+  while (h->top) {
+    const size_t k = (uint32_t) ~(uint32_t)heap_pop(h);
+    if (!r->items[k].expanded) return k;
+  }
+  return SIZE_MAX;
 }
 
 /* 1 if `side` is proven unable to mate p by a static test: material, or fixed pawns (walls.c). */
@@ -143,32 +215,62 @@ void arb__reach_init(arb__reach *r, const arb_position *start, int loser, int op
   r->max = max_positions < 64 ? 64 : max_positions;
 }
 
+void arb__reach_order(arb__reach *r, arb__reach_key order, void *ctx) {
+  if (r->order || !order) return;
+  r->order = order;
+  r->order_ctx = ctx;
+  /* The positions waiting on the stack go into the heaps with their keys. */
+  for (size_t i = 0; i < r->stack.top; i++) {
+    const size_t k = (size_t)r->stack.e[i];
+    arb_position p;
+    unpack(&r->items[k], &p);
+    p.chess960 = r->start.chess960;
+    if (!push(r, k, order(ctx, &p), r->items[k].depth)) r->state = ARB_REACH_GAVE_UP;
+  }
+  r->stack.top = 0;
+}
+
 arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget) {
   if (!r->cap && r->state == ARB_REACH_GOING) { /* the first run: allocate only now */
     packed first;
     pack(&r->start, &first);
-    if (!grow(r) || add(r, &first) < 0 || !push(r, 0)) r->state = ARB_REACH_GAVE_UP;
+    first.parent = 0;
+    first.move = 0;
+    first.depth = 0;
+    first.expanded = 0;
+    size_t at;
+    if (!grow(r) || add(r, &first, &at) < 0 ||
+        !push(r, 0, r->order ? r->order(r->order_ctx, &r->start) : 0, 0))
+      r->state = ARB_REACH_GAVE_UP;
   }
   while (r->state == ARB_REACH_GOING) {
-    if (r->top == 0) {
-      r->state = ARB_REACH_NO_MATE;
+    if (!waiting(r)) {
+      r->state = r->mated ? ARB_REACH_MATE : ARB_REACH_NO_MATE;
       break;
     }
     if (r->nodes >= budget) break;
-    /* Depth first: in an open position a capture or a mate turns up within a few plies; a
-     * closed one is enumerated whole in any order. */
+    /* Depth first, unless ordered: in an open position a capture or a mate turns up within a few
+     * plies; a closed one is enumerated whole in any order. */
+    const size_t from = pop(r);
+    if (from == SIZE_MAX) continue;
+    r->items[from].expanded = 1;
     arb_position p;
-    unpack(&r->items[r->stack[--r->top]], &p);
+    unpack(&r->items[from], &p);
     p.chess960 = r->start.chess960;
+    const int depth = r->items[from].depth + (r->items[from].depth < 255);
     arb_move moves[ARB_MAX_MOVES];
     int n = arb_generate_legal(&p, moves);
-    if (n == 0) {
-      if (arb_in_check(&p) && (r->loser < 0 || r->loser == p.turn)) r->state = ARB_REACH_MATE;
+    if (n == 0) { /* the start (every other mate is seen as it is made) */
+      if (arb_in_check(&p) && (r->loser < 0 || r->loser == p.turn)) {
+        r->mate_parent = (uint32_t)from;
+        r->mate_move = 0;
+        r->state = ARB_REACH_MATE;
+      }
       continue;
     }
     for (int i = 0; i < n && r->state == ARB_REACH_GOING; i++) {
-      arb_square from = ARB_MOVE_FROM(moves[i]), to = ARB_MOVE_TO(moves[i]);
-      int opens = ARB_PIECE_TYPE(p.board[from]) == ARB_PAWN ||
+      arb_square mfrom = ARB_MOVE_FROM(moves[i]), to = ARB_MOVE_TO(moves[i]);
+      int opens = ARB_PIECE_TYPE(p.board[mfrom]) == ARB_PAWN ||
                   (p.board[to] && ARB_MOVE_KIND(moves[i]) != ARB_MOVE_CASTLING);
       if (opens && !r->open) {
         r->state = ARB_REACH_GAVE_UP; /* the walls can open: out of this method's reach */
@@ -178,19 +280,61 @@ arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget) {
       arb_undo u;
       arb_make_move(&child, moves[i], &u);
       r->nodes++;
+      /* A mate of the loser, seen as it is made (an ordered enumeration might expand it late). */
+      if ((r->loser < 0 || r->loser == child.turn) && arb_in_check(&child) &&
+          !arb_has_legal_move(&child)) {
+        r->mate_parent = (uint32_t)from;
+        r->mate_move = moves[i];
+        r->state = ARB_REACH_MATE;
+        break;
+      }
       /* Only a capture changes the material; then the child may be proven where it stands. */
       if (opens && r->open && leaf(&child, r->loser)) continue;
       packed c;
       pack(&child, &c);
-      int added = add(r, &c);
-      if (added < 0 || (added && !push(r, r->count - 1))) r->state = ARB_REACH_GAVE_UP;
+      c.parent = (uint32_t)from;
+      c.move = moves[i];
+      c.depth = (uint8_t)depth;
+      c.expanded = 0;
+      size_t at;
+      const int added = add(r, &c, &at);
+      if (added < 0) {
+        r->state = ARB_REACH_GAVE_UP;
+      } else if (added) {
+        if (!push(r, at, r->order ? r->order(r->order_ctx, &child) : 0, depth))
+          r->state = ARB_REACH_GAVE_UP;
+      } else if (r->items[at].depth > depth) { /* a shorter way to a position seen: the line */
+        r->items[at].parent = (uint32_t)from;
+        r->items[at].move = moves[i];
+        r->items[at].depth = (uint8_t)depth;
+      }
     }
   }
   return r->state;
 }
 
+int arb__reach_line(const arb__reach *r, arb_move *line, int max) {
+  if (r->state != ARB_REACH_MATE) return -1;
+  int len = r->mate_move != 0;
+  for (size_t k = r->mate_parent; k; k = r->items[k].parent)
+    if (++len > max) return -1;
+  int i = len - 1;
+  if (r->mate_move) line[i--] = r->mate_move;
+  for (size_t k = r->mate_parent; k; k = r->items[k].parent)
+    line[i--] = r->items[k].move;
+  return len;
+}
+
+void arb__reach_go_on(arb__reach *r) {
+  if (r->state != ARB_REACH_MATE || !waiting(r)) return;
+  r->mated = 1;
+  r->state = ARB_REACH_GOING;
+}
+
 void arb__reach_free(arb__reach *r) {
-  free(r->stack);
+  free(r->stack.e);
+  free(r->greedy.e);
+  free(r->weighted.e);
   free(r->items);
   free(r->index);
   memset(r, 0, sizeof *r);

@@ -31,15 +31,29 @@ typedef enum arb__reach_state {
 
 typedef struct arb__reach_item arb__reach_item;
 
+/* An order for the enumeration: a position's distance to the goal (see arb__reach_order). */
+typedef uint32_t (*arb__reach_key)(void *ctx, const arb_position *p);
+
+typedef struct arb__reach_heap {
+  uint64_t *e;
+  size_t top, cap;
+} arb__reach_heap;
+
 typedef struct arb__reach {
   arb__reach_item *items; /* the positions seen, in order of discovery */
   uint32_t *index;        /* open addressing over items: 0 empty, else item number + 1 */
   size_t count, cap, slots, max;
-  uint32_t *stack; /* item numbers still to expand */
-  size_t top, stack_cap;
-  int loser;          /* the side that must be mated, or -1: either (a dead position) */
-  int open;           /* 1: follow captures and pawn moves (see above) */
-  arb_position start; /* allocation waits for the first run */
+  arb__reach_heap stack; /* still to expand, depth first: item numbers (a stack) */
+  arb__reach_key order;  /* NULL: depth first */
+  void *order_ctx;
+  arb__reach_heap greedy, weighted; /* ordered: still to expand (dead.c) */
+  unsigned turn;                    /* which heap the next position comes from */
+  int mated;            /* a mate was found and the enumeration went on (arb__reach_go_on) */
+  uint32_t mate_parent; /* ARB_REACH_MATE: the item the mate was reached from, by mate_move */
+  arb_move mate_move;   /* (0: that item is the mate: the start) */
+  int loser;            /* the side that must be mated, or -1: either (a dead position) */
+  int open;             /* 1: follow captures and pawn moves (see above) */
+  arb_position start;   /* allocation waits for the first run */
   arb__reach_state state;
   uint64_t nodes; /* positions made (moves played), pruned ones included */
 } arb__reach;
@@ -52,6 +66,20 @@ void arb__reach_init(arb__reach *r, const arb_position *start, int loser, int op
 /* Expands positions until the state is final or r->nodes reaches `budget` (an absolute count;
  * one expansion may pass it by at most ARB_MAX_MOVES).  Returns r->state. */
 arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget);
+
+/* From now on, a best-first search — the same set, so the same proof, in another order —
+ * alternating between the position nearest the goal by `order` and the one with the least
+ * depth plus a multiple of that distance (dead.c); the positions waiting are keyed now.  Once
+ * only. */
+void arb__reach_order(arb__reach *r, arb__reach_key order, void *ctx);
+
+/* After ARB_REACH_MATE: the moves from the start to the mate found, along the recorded ways
+ * (each position's shortest seen), into line; their number, or -1 when more than max. */
+int arb__reach_line(const arb__reach *r, arb_move *line, int max);
+
+/* After ARB_REACH_MATE: goes on enumerating, to find another mate (one with a shorter line, say);
+ * the enumeration can then only end in ARB_REACH_MATE. */
+void arb__reach_go_on(arb__reach *r);
 
 void arb__reach_free(arb__reach *r);
 

@@ -22,6 +22,13 @@
  * - the full search, iterative deepening with a table of positions already searched in vain.
  * The probes are incomplete on purpose: they only ever prove WINNABLE, and every line is
  * replayed to mate before it is believed.  The search never answers UNWINNABLE.
+ * Beside the phases runs the exhaustive enumeration of dead.c (reach.h), resumed after each row
+ * with as many nodes as that row used: when it has seen every reachable position and no mate,
+ * the side can never mate (proof "search"); when it meets a mate, the moves that led there (each
+ * position's shortest way seen) are a helpmate line, replayed like any other.  Once the first row
+ * has failed, if the winner has at most one piece besides its pawns, the enumeration becomes a
+ * best-first search towards mate pictures (make_pictures): the long endgame helpmates of a lone
+ * minor piece, where the loser's own men must block its king.
  * At every node where the winner moves, its checks are first tried for a mate in one (a check
  * that leaves the king a flight it cannot have taken away is not even made); no line returns to
  * a position already on it (a helpmate never needs to).
@@ -44,9 +51,12 @@
 #ifndef REACH_SHARE
 #define REACH_SHARE 1
 #endif
-#define REACH_MAX (1u << 22) /* positions the enumeration may hold (56 bytes each, and index) */
+#define REACH_MAX (1u << 22) /* positions the enumeration may hold (64 bytes each, and index) */
 #define TT_SIZE (1u << 17)   /* remembered failures: (key, depth) found to have no helpmate */
 #define STRUCTURE_COST 16    /* budget nodes per pawn structure visited (structures.c) */
+#ifndef PICTURE_NODES
+#define PICTURE_NODES 2000 /* the ordered enumeration's first slice (see make_pictures) */
+#endif
 
 typedef struct tt_entry {
   uint64_t key;
@@ -169,7 +179,8 @@ typedef struct search {
   /* seen[ply]: one bit (of 64, from the key's top bits) for each position on the line at ply,
    * ply - 2, ...: most positions are new, and one test says so */
   uint64_t seen[ARB_WIN_MAX_LINE];
-  tt_entry *tt; /* TT_SIZE entries, or NULL (then nothing is remembered) */
+  tt_entry *tt;          /* TT_SIZE entries, or NULL (then nothing is remembered) */
+  struct pictures *pics; /* the enumeration's order, once the first row has failed (or NULL) */
 } search;
 
 /* What every move's score at one node shares. */
@@ -814,13 +825,237 @@ static int may_be_forced(const arb_position *pos) {
  * expansion may overshoot its share by up to ARB_MAX_MOVES). */
 static uint64_t left(uint64_t total, uint64_t used) { return used < total ? total - used : 0; }
 
+/* Mate pictures: the goal of the ordered enumeration when the winner has at most one piece
+ * besides pawns (a lone minor piece, the long endgame helpmates).  A picture is a mate in a
+ * corner: the loser's king on the corner; a checker of a given type on one of its checking
+ * squares (a knight a knight's move away; a bishop of the corner's colour on the long diagonal
+ * beyond the corner's neighbour, which it then covers; a rook on the edge beyond the flight it
+ * covers; a queen on the diagonal neighbour, protected by the king); the other flights each
+ * covered by the winner's king (from squares next to them and not next to the corner) or held by
+ * one of the loser's own men — men that cannot interpose or take (no queens or rooks against a
+ * bishop).  A position's distance to a picture is the sum of the moves each man needs on an empty
+ * board (a pawn: its steps, to promotion — and the winner's king to a loser's pawn in the way,
+ * to take it — and then as the new piece), plus two for each loser's man of a kind that would
+ * spoil the mate (it must be given away); the enumeration's distance to the goal (reach.h) is the
+ * distance to the nearest picture.  Only an order: the set enumerated, and so any proof, is the
+ * same, and a mate found is replayed before it is believed.  A queen picture is also made for a
+ * winner with pawns (one promoted). */
+#define MAX_PICTURES 64
+#define PICTURE_FAR 40 /* a distance that never happens: a square out of reach */
+
+typedef struct picture {
+  uint8_t corner, checker, nblocks;
+  uint8_t suitable; /* loser's piece types that may hold a flight (bit per type) */
+  uint8_t promote;  /* ... and that its pawns may promote to for it */
+  uint8_t harmful;  /* loser's piece types that spoil the mate */
+  uint8_t blocks[3];
+  uint8_t to_check[64]; /* moves of a piece of type checker from each square to a checking square */
+  uint8_t to_king[64];  /* moves of the winner's king to its squares (0: free) */
+} picture;
+
+typedef struct pictures {
+  int n, winner;
+  picture p[MAX_PICTURES];
+} pictures;
+
+/* Moves of a knight between two squares on an empty board. */
+static int knight_distance(arb_square a, arb_square b) {
+  static const uint8_t by_offset[8][8] = {{0, 3, 2, 3, 2, 3, 4, 5}, {3, 2, 1, 2, 3, 4, 3, 4},
+                                          {2, 1, 4, 3, 2, 3, 4, 5}, {3, 2, 3, 2, 3, 4, 3, 4},
+                                          {2, 3, 2, 3, 4, 3, 4, 5}, {3, 4, 3, 4, 3, 4, 5, 4},
+                                          {4, 3, 4, 3, 4, 5, 4, 5}, {5, 4, 5, 4, 5, 4, 5, 6}};
+  int df = ARB_FILE_OF(a) - ARB_FILE_OF(b), dr = ARB_RANK_OF(a) - ARB_RANK_OF(b);
+  df = df < 0 ? -df : df;
+  dr = dr < 0 ? -dr : dr;
+  const arb_bitboard corners = ARB_BB(0) | ARB_BB(7) | ARB_BB(56) | ARB_BB(63);
+  if (df == 1 && dr == 1 && (corners & (ARB_BB(a) | ARB_BB(b)))) return 4;
+  return by_offset[df][dr];
+}
+
+/* Moves of a piece of type t between two squares on an empty board. */
+static int piece_distance(int t, arb_square a, arb_square b) {
+  if (a == b) return 0;
+  switch (t) {
+  case ARB_KING: return distance(a, b);
+  case ARB_KNIGHT: return knight_distance(a, b);
+  case ARB_BISHOP:
+    if (((ARB_BB(a) & ARB_DARK_SQUARES) != 0) != ((ARB_BB(b) & ARB_DARK_SQUARES) != 0))
+      return PICTURE_FAR;
+    return (arb__bishop_attacks(a, 0) >> b & 1) ? 1 : 2;
+  case ARB_ROOK: return (arb__rook_attacks(a, 0) >> b & 1) ? 1 : 2;
+  default: return (arb__queen_attacks(a, 0) >> b & 1) ? 1 : 2;
+  }
+}
+
+/* Moves of a pawn of colour c on sq to stand on `to`: its steps along its file, or to promotion
+ * and then as a piece of a type in `promote`. */
+static int pawn_distance(int c, arb_square sq, arb_square to, int promote) {
+  const int rank = ARB_RANK_OF(sq), target = ARB_RANK_OF(to);
+  const int steps = c == ARB_WHITE ? 7 - rank : rank;
+  const int ahead = c == ARB_WHITE ? target - rank : rank - target;
+  if (ARB_FILE_OF(sq) == ARB_FILE_OF(to) && ahead >= 0 && target != 0 && target != 7) return ahead;
+  const arb_square promo = (arb_square)(ARB_FILE_OF(sq) + (c == ARB_WHITE ? 56 : 0));
+  int best = PICTURE_FAR;
+  for (int t = ARB_KNIGHT; t <= ARB_QUEEN; t++)
+    if (promote >> t & 1) {
+      const int d = piece_distance(t, promo, to);
+      best = d < best ? d : best;
+    }
+  return steps + best;
+}
+
+/* Adds the pictures of a checker of type `checker` on `check` covering the flights `covered`:
+ * one for each set of the other flights the winner's king can cover from one square. */
+static void add_pictures(pictures *pc, arb_square c, int checker, arb_bitboard check,
+                         arb_bitboard covered, int suitable, int promote, int harmful,
+                         arb_bitboard king_must) {
+  arb_square rest[3];
+  int nrest = 0;
+  for (arb_bitboard f = arb__tab.king[c] & ~covered; f;)
+    rest[nrest++] = arb__pop_lsb(&f);
+  for (int subset = 0; subset < 1 << nrest && pc->n < MAX_PICTURES; subset++) {
+    arb_bitboard king = king_must ? king_must : ~(arb_bitboard)0;
+    for (int k = 0; k < nrest; k++)
+      if (subset >> k & 1) king &= arb__tab.king[rest[k]];
+    king &= ~arb__tab.king[c] & ~ARB_BB(c) & ~check;
+    if ((subset || king_must) && !king) continue;
+    picture *pi = &pc->p[pc->n++];
+    pi->corner = (uint8_t)c;
+    pi->checker = (uint8_t)checker;
+    pi->suitable = (uint8_t)suitable;
+    pi->promote = (uint8_t)promote;
+    pi->harmful = (uint8_t)harmful;
+    pi->nblocks = 0;
+    for (int k = 0; k < nrest; k++)
+      if (!(subset >> k & 1)) pi->blocks[pi->nblocks++] = (uint8_t)rest[k];
+    for (int sq = 0; sq < 64; sq++) {
+      int best = PICTURE_FAR;
+      for (arb_bitboard b = check; b;) {
+        const int d = piece_distance(checker, (arb_square)sq, arb__pop_lsb(&b));
+        best = d < best ? d : best;
+      }
+      pi->to_check[sq] = (uint8_t)best;
+      pi->to_king[sq] = (uint8_t)(subset || king_must ? distance_to_set((arb_square)sq, king) : 0);
+    }
+  }
+}
+
+/* The pictures for `winner` in pos: none unless it has at most one piece besides its pawns. */
+static void make_pictures(pictures *pc, const arb_position *pos, int winner) {
+  pc->n = 0;
+  pc->winner = winner;
+  const arb_bitboard mine = pos->by_color[winner];
+  const arb_bitboard pieces = mine & ~pos->by_type[ARB_PAWN] & ~pos->by_type[ARB_KING];
+  if (arb__more_than_one(pieces)) return;
+  const int type = pieces ? ARB_PIECE_TYPE(pos->board[arb__lsb(pieces)]) : 0;
+  const int pawns = (mine & pos->by_type[ARB_PAWN]) != 0;
+  enum {
+    P = 1 << ARB_PAWN,
+    N = 1 << ARB_KNIGHT,
+    B = 1 << ARB_BISHOP,
+    R = 1 << ARB_ROOK,
+    Q = 1 << ARB_QUEEN
+  };
+  static const arb_square corners[4] = {0, 7, 56, 63};
+  for (int k = 0; k < 4; k++) {
+    const arb_square c = corners[k];
+    const arb_bitboard lines = arb__rook_attacks(c, 0), flights = arb__tab.king[c];
+    const arb_bitboard diagonal = flights & ~lines; /* the neighbour on the diagonal */
+    if (type == ARB_KNIGHT)
+      add_pictures(pc, c, ARB_KNIGHT, arb__tab.knight[c], 0, P | N | B | R, N | B | R, Q, 0);
+    if (type == ARB_BISHOP &&
+        ((pieces & ARB_DARK_SQUARES) != 0) == ((ARB_BB(c) & ARB_DARK_SQUARES) != 0))
+      add_pictures(pc, c, ARB_BISHOP, arb__bishop_attacks(c, 0) & ~diagonal, diagonal, P | N | B,
+                   N | B, Q | R, 0);
+    if (type == ARB_ROOK)
+      for (arb_bitboard f = flights & lines; f;) { /* along the edge through each flight */
+        const arb_square e = arb__pop_lsb(&f);
+        add_pictures(pc, c, ARB_ROOK, arb__tab.line[c][e] & ~flights & ~ARB_BB(c), ARB_BB(e),
+                     P | N | B, N | B, Q, 0);
+      }
+    if (type == ARB_QUEEN || pawns) /* the queen (a pawn promoted) next to the corner, protected */
+      add_pictures(pc, c, ARB_QUEEN, diagonal, flights, P | N | B | R, N | B | R, 0,
+                   arb__tab.king[arb__lsb(diagonal)]);
+  }
+}
+
+/* The moves a position needs to reach picture pi (see above). */
+static int picture_distance(const pictures *pc, const picture *pi, const arb_position *p) {
+  const int w = pc->winner, l = w ^ 1;
+  int cost = distance(arb__king_sq(p, l), pi->corner) + pi->to_king[arb__king_sq(p, w)];
+  int best = PICTURE_FAR;
+  for (arb_bitboard b = p->by_color[w] & p->by_type[pi->checker]; b;) {
+    const int d = pi->to_check[arb__pop_lsb(&b)];
+    best = d < best ? d : best;
+  }
+  if (best > 1) /* a pawn promoted to the checker */
+    for (arb_bitboard b = p->by_color[w] & p->by_type[ARB_PAWN]; b;) {
+      const arb_square sq = arb__pop_lsb(&b);
+      const arb_square promo = (arb_square)(ARB_FILE_OF(sq) + (w == ARB_WHITE ? 56 : 0));
+      /* a loser's pawn in the way must be taken: the winner's king walks to it */
+      const arb_bitboard path = arb__tab.between[sq][promo] | ARB_BB(promo);
+      const arb_bitboard blockers = path & p->by_color[l] & p->by_type[ARB_PAWN];
+      const int d = (w == ARB_WHITE ? 7 - ARB_RANK_OF(sq) : ARB_RANK_OF(sq)) + pi->to_check[promo] +
+                    (blockers ? 1 + distance_to_set(arb__king_sq(p, w), blockers) : 0);
+      best = d < best ? d : best;
+    }
+  cost += best;
+  const arb_bitboard men = p->by_color[l] & ~p->by_type[ARB_KING];
+  for (int k = 0; k < pi->nblocks; k++) {
+    int hold = PICTURE_FAR;
+    for (arb_bitboard b = men; b;) {
+      const arb_square sq = arb__pop_lsb(&b);
+      const int t = ARB_PIECE_TYPE(p->board[sq]);
+      if (!(pi->suitable >> t & 1)) continue;
+      const int d = t == ARB_PAWN ? pawn_distance(l, sq, pi->blocks[k], pi->promote)
+                                  : piece_distance(t, sq, pi->blocks[k]);
+      hold = d < hold ? d : hold;
+    }
+    cost += hold;
+  }
+  for (arb_bitboard b = men; b;)
+    cost += 2 * (pi->harmful >> ARB_PIECE_TYPE(p->board[arb__pop_lsb(&b)]) & 1);
+  return cost;
+}
+
+/* The enumeration's order (reach.h): the distance to the nearest picture. */
+static uint32_t picture_key(void *ctx, const arb_position *p) {
+  const pictures *pc = ctx;
+  int best = 1 << 20;
+  for (int i = 0; i < pc->n; i++) {
+    const int d = picture_distance(pc, &pc->p[i], p);
+    best = d < best ? d : best;
+  }
+  return (uint32_t)best;
+}
+
+/* A mate the enumeration has found, as a helpmate: the line along the ways it recorded, replayed
+ * to mate (out filled in), or 0 when it is longer than ARB_WIN_MAX_LINE. */
+static int reach_helpmate(const arb__reach *r, arb_winnability *out) {
+  const int len = arb__reach_line(r, out->line, ARB_WIN_MAX_LINE);
+  if (len <= 0 || !replay_mates(&r->start, out->line, len, r->loser ^ 1)) return 0;
+  out->verdict = ARB_WIN_WINNABLE;
+  out->proof = ARB_PROOF_HELPMATE;
+  out->line_len = len;
+  return 1;
+}
+
 /* Resumes the enumeration for `more` nodes, within `total` for both searches (the helpmate's
- * `other` nodes included): 1 when it has proven the side cannot mate. */
-static int enumerated(arb__reach *r, uint64_t more, uint64_t total, uint64_t other) {
+ * `other` nodes included): 1 when it has settled the answer — proven the side cannot mate, or
+ * found a mate whose line replays (out filled in). */
+static int enumerated(arb__reach *r, uint64_t more, uint64_t total, uint64_t other,
+                      arb_winnability *out) {
   if (r->state != ARB_REACH_GOING || other + r->nodes >= total)
     return r->state == ARB_REACH_NO_MATE;
   uint64_t limit = total - other;
-  arb__reach_run(r, r->nodes + more < limit ? r->nodes + more : limit);
+  uint64_t until = r->nodes + more < limit ? r->nodes + more : limit;
+  while (arb__reach_run(r, until) == ARB_REACH_MATE) {
+    if (reach_helpmate(r, out)) return 1;
+    /* A line too long to give: the side can mate, and the enumeration may yet find a mate
+     * along a shorter way. */
+    arb__reach_go_on(r);
+    if (r->state != ARB_REACH_GOING) break;
+  }
   return r->state == ARB_REACH_NO_MATE;
 }
 
@@ -852,7 +1087,8 @@ static void search_phases(search *s, arb__reach *r, const arb_position *pos, uin
     const int corners = ph->order == CORNER || ph->order == CORNER_NET ? 4 : 1;
     const uint64_t row_start = s->nodes;
     /* The last row (the full search) takes what is left: the enumeration half of it first. */
-    if (!ph->budget && enumerated(r, left(total, s->nodes + r->nodes) / 2, total, s->nodes)) return;
+    if (!ph->budget && enumerated(r, left(total, s->nodes + r->nodes) / 2, total, s->nodes, out))
+      return;
     for (int k = 0; k < corners; k++, run++) {
       s->width = ph->width;
       s->lds = ph->lds;
@@ -881,7 +1117,15 @@ static void search_phases(search *s, arb__reach *r, const arb_position *pos, uin
         return;
       }
     }
-    if (enumerated(r, REACH_SHARE * (s->nodes - row_start), total, s->nodes)) return;
+    /* Once the first row has failed, when the winner has at most one piece, the enumeration
+     * heads for the mate pictures (an order only), with a first slice of its own. */
+    uint64_t share = REACH_SHARE * (s->nodes - row_start);
+    if (row == 0 && (s->pics = malloc(sizeof *s->pics)) != NULL) {
+      make_pictures(s->pics, pos, side);
+      if (s->pics->n) arb__reach_order(r, picture_key, s->pics);
+    }
+    if (row == 0 && s->pics && s->pics->n && share < PICTURE_NODES) share = PICTURE_NODES;
+    if (enumerated(r, share, total, s->nodes, out)) return;
   }
 }
 
@@ -920,9 +1164,9 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   search s;
   memset(&s, 0, sizeof s); /* no table yet (s.tt): 2 MB, allocated once a search runs long */
   s.winner = side;
-  if (!may_be_forced(pos) || !enumerated(&r, FORCED_NODES, total, 0)) {
+  if (!may_be_forced(pos) || !enumerated(&r, FORCED_NODES, total, 0, out)) {
     search_phases(&s, &r, pos, total, out);
-    if (out->verdict == ARB_WIN_UNKNOWN) enumerated(&r, total, total, s.nodes);
+    if (out->verdict == ARB_WIN_UNKNOWN) enumerated(&r, total, total, s.nodes, out);
   }
   if (r.state == ARB_REACH_NO_MATE) {
     out->verdict = ARB_WIN_UNWINNABLE;
@@ -930,6 +1174,7 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   }
   out->nodes = s.nodes + r.nodes;
   free(s.tt);
+  free(s.pics);
   arb__reach_free(&r);
   return out->verdict;
 }
