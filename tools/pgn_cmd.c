@@ -2,676 +2,154 @@
  *
  * pgn_cmd.c: `arbiter pgn check|convert|filter` — PGN files replayed under the full rules.
  *
- * With one thread the whole input goes through one reader, block by block.  With -j N the input
- * is cut into chunks of about 256 KB at game boundaries (a "[Event" line after a blank line);
- * each chunk is read by its own reader in one of N workers, and the chunks' output is written in
- * input order, so the output is byte for byte the one thread's — except for an input with no
- * game boundary in 512 KB, which is cut at a line end there (memory stays bounded).  Memory: one
- * reader (one thread); N + 1 chunks and their output (N workers).
+ * A front end over the library's PGN jobs (arbiter/pgn.h: arb_pgn_job reads a piece as this
+ * command does, arb_pgn_output puts the pieces' records together in order, arb_pgn_splitter cuts
+ * the input at game boundaries): this file parses the options, opens the inputs (plain, zstd or
+ * gzip: pgn_source.c), runs the workers and shows progress on a terminal.  With one thread the
+ * whole input goes through one job, block by block.  With -j N the input is cut into pieces of
+ * about 256 KB at game boundaries, each read by its own job in one of N workers, and the
+ * pieces' records are written in input order, so the output is byte for byte the one thread's —
+ * except for an input with no game boundary in 512 KB, which is cut at a line end there (memory
+ * stays bounded).  Memory: one job (one thread); N + 1 pieces and their records (N workers).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pgn_source.h"
 #include "util.h"
 
-#define CHUNK (1u << 18)
-#define CHUNK_MAX (1u << 19) /* no game boundary within this: cut at a line end anyway */
 #define READ_BLOCK (1u << 17)
 
 enum { MODE_CHECK, MODE_CONVERT };
-enum { FMT_NONE, FMT_PGN, FMT_UCI, FMT_LAN, FMT_FEN, FMT_JSONL };
-
-typedef struct tag_filter {
-  char name[64];
-  const char *value;
-} tag_filter;
 
 typedef struct pgn_opts {
-  int mode, fmt, json, quiet, jobs, tree;
-  unsigned read_flags, write_flags;
-  arb_ruleset rules;
-  /* filters */
-  int filtering;
-  const char *white, *black, *player, *result, *date_from, *date_to, *eco_from, *eco_to;
-  long min_elo, max_elo;
-  int setup; /* 1 only games from a FEN, -1 only games from the initial position */
-  int has_key, dedupe;
-  uint64_t key;
-  arb_position target; /* --position: compare placement, side, castling too */
-  int has_target;
-  tag_filter tags[16];
-  int ntags;
+  int mode, quiet, jobs, progress;
+  arb_pgn_job_options j;       /* what each job does (file: set per input) */
+  arb_position target;         /* --position (j.position points here) */
+  arb_pgn_tag_filter tags[16]; /* --tag (j.tags) */
+  char tag_names[16][64];
   char eco_buf[2][4];
 } pgn_opts;
 
-/* ---- growable buffers ---- */
+/* ---- a piece of input and its job ---- */
 
-typedef struct sbuf {
-  char *p;
-  size_t n, cap;
-  int oom;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    size_t c = b->cap ? b->cap : 1024;
-    while (c < b->n + n + 1)
-      c *= 2;
-    char *q = realloc(b->p, c);
-    if (!q) {
-      b->oom = 1;
-      return;
-    }
-    b->p = q;
-    b->cap = c;
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-  b->p[b->n] = '\0';
-}
-static void sb_str(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-  char tmp[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (k < 0) return;
-  if ((size_t)k < sizeof tmp) {
-    sb_put(b, tmp, (size_t)k);
-    return;
-  }
-  char *big = malloc((size_t)k + 1);
-  if (!big) {
-    b->oom = 1;
-    return;
-  }
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)k + 1, fmt, ap);
-  va_end(ap);
-  sb_put(b, big, (size_t)k);
-  free(big);
-}
-/* A JSON string (the reader hands out valid UTF-8). */
-static void sb_json(sbuf *b, const char *s, size_t n) {
-  sb_put(b, "\"", 1);
-  size_t run = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    sb_put(b, s + run, i - run);
-    run = i + 1;
-    char esc[8];
-    if (c == '"' || c == '\\')
-      esc[0] = '\\', esc[1] = (char)c, esc[2] = 0;
-    else if (c == '\n')
-      strcpy(esc, "\\n");
-    else if (c == '\t')
-      strcpy(esc, "\\t");
-    else
-      snprintf(esc, sizeof esc, "\\u%04x", c);
-    sb_str(b, esc);
-  }
-  sb_put(b, s + run, n - run);
-  sb_put(b, "\"", 1);
-}
-
-/* ---- a chunk of input and its output records ---- */
-
-/* Output records: header, then prefix_len + suffix_len bytes.  An error report is "prefix N
- * suffix" with N the game number (known only when the chunks are put in order); a game's text
- * has no number (game = 0). */
-typedef struct rec_head {
-  uint8_t to_stderr;
-  uint8_t is_game; /* a game's output (counts for dedupe and the "written" figure) */
-  uint64_t game;   /* relative game number for error reports, else 0 */
-  uint64_t hash;   /* dedupe hash of a game's output, 0 = none */
-  size_t prefix_len, suffix_len;
-} rec_head;
-
-struct totals;
-
-typedef struct job {
+typedef struct chunk {
   const char *file;
+  arb_pgn_job_options o; /* the options with this input's name */
   char *data;
   size_t len;
   uint64_t first_line;
-  sbuf out;
+  arb_pgn_job *job; /* its records, once read */
   arb_pgn_stats stats;
-  int done;
-  struct totals *direct; /* without workers: records go straight out, in order anyway */
-} job;
+  int done, failed;
+} chunk;
 
-static void emit_record(struct totals *t, const rec_head *h, const char *pre, const char *suf);
-
-static void rec_add(job *j, int to_stderr, int is_game, uint64_t game, uint64_t hash,
-                    const char *prefix, size_t plen, const char *suffix, size_t slen) {
-  rec_head h = {(uint8_t)to_stderr, (uint8_t)is_game, game, hash, plen, slen};
-  if (j->direct) {
-    emit_record(j->direct, &h, prefix, suffix);
-    return;
-  }
-  sb_put(&j->out, (const char *)&h, sizeof h);
-  sb_put(&j->out, prefix, plen);
-  sb_put(&j->out, suffix, slen);
+/* Reads one piece: the whole work of a worker. */
+static void run_chunk(chunk *c) {
+  c->job = arb_pgn_job_new(&c->o, c->first_line, NULL, NULL);
+  if (!c->job || arb_pgn_job_feed(c->job, c->data, c->len) != ARB_OK ||
+      arb_pgn_job_finish(c->job, &c->stats) != ARB_OK)
+    c->failed = 1;
+  free(c->data);
+  c->data = NULL;
 }
 
-/* ---- per-game state of a worker ---- */
+/* ---- progress on a terminal ---- */
 
-typedef struct gctx {
-  const pgn_opts *o;
-  job *j;
-  arb_pgn_writer *w;   /* pgn output written as the reader goes (not with --tree) */
-  arb_tree_builder *b; /* --tree: the game is built as a tree ... */
-  arb_pgn_visitor bv;  /* (the builder's callbacks) */
-  arb_pgn_writer *tw;  /* ... and written from it */
-  sbuf text, tmp, tags_json, comments, clocks, evals, uci, san;
-  char white[96], black[96], date[16], eco[8], result_tag[8];
-  long white_elo, black_elo;
-  int has_white_elo, has_black_elo, has_fen, pos_hit, main_ply, nmoves;
-  uint32_t tag_hits; /* bit i: the game has --tag filter i's tag with its value */
-  uint64_t hash;
-  arb_position start;
-} gctx;
-
-static void on_error(void *ctx, const arb_pgn_error *e) {
-  gctx *g = ctx;
-  sbuf *b = &g->tmp;
-  b->n = 0;
-  int to_stderr = g->o->mode != MODE_CHECK;
-  if (g->o->json) {
-    sb_str(b, "{\"file\":");
-    sb_json(b, g->j->file, strlen(g->j->file));
-    sb_printf(b, ",\"line\":%llu,\"column\":%u,\"game\":", (unsigned long long)e->where.line,
-              e->where.column);
-    size_t plen = b->n;
-    sb_str(b, ",\"white\":");
-    sb_json(b, g->white, strlen(g->white));
-    sb_str(b, ",\"black\":");
-    sb_json(b, g->black, strlen(g->black));
-    sb_printf(b, ",\"ply\":%d,\"depth\":%d,\"severity\":\"%s\",\"problem\":\"%s\",\"message\":",
-              e->where.ply, e->where.depth, e->warning ? "warning" : "error",
-              arb_pgn_problem_name(e->problem));
-    sb_json(b, e->message, strlen(e->message));
-    sb_str(b, "}\n");
-    rec_add(g->j, to_stderr, 0, e->where.game, 0, b->p, plen, b->p + plen, b->n - plen);
-    return;
-  }
-  sb_printf(b, "%s:%llu:", g->j->file, (unsigned long long)e->where.line);
-  if (e->where.column) sb_printf(b, "%u:", e->where.column);
-  sb_str(b, " game ");
-  size_t plen = b->n;
-  if (g->white[0] || g->black[0])
-    sb_printf(b, " (%s \xE2\x80\x93 %s)", g->white[0] ? g->white : "?",
-              g->black[0] ? g->black : "?");
-  sb_str(b, ": ");
-  if (e->where.ply) sb_printf(b, "ply %d%s: ", e->where.ply, e->where.depth ? " (variation)" : "");
-  if (e->warning) sb_str(b, "warning: ");
-  sb_str(b, e->message);
-  sb_str(b, "\n");
-  rec_add(g->j, to_stderr, 0, e->where.game, 0, b->p, plen, b->p + plen, b->n - plen);
-}
-
-static void reset_game(gctx *g) {
-  g->text.n = g->tags_json.n = g->comments.n = g->clocks.n = g->evals.n = g->uci.n = g->san.n = 0;
-  g->white[0] = g->black[0] = g->date[0] = g->eco[0] = g->result_tag[0] = '\0';
-  g->has_white_elo = g->has_black_elo = g->has_fen = g->pos_hit = 0;
-  g->tag_hits = 0;
-  g->main_ply = g->nmoves = 0;
-  g->hash = 1469598103934665603ull;
-}
-
-static int on_begin_game(void *ctx, uint64_t game, uint64_t line) {
-  gctx *g = ctx;
-  if (g->b) g->bv.begin_game(g->bv.ctx, game, line);
-  reset_game(g);
-  if (g->w) arb_pgn_writer_begin_game(g->w);
-  return 0;
-}
-
-static void copy_trunc(char *dst, size_t size, const char *s, size_t n) {
-  if (n >= size) n = size - 1;
-  memcpy(dst, s, n);
-  dst[n] = '\0';
-}
-
-static int icontains(const char *hay, const char *needle) {
-  size_t n = strlen(needle);
-  for (const char *h = hay; *h; h++) {
-    size_t i = 0;
-    while (i < n && h[i]) {
-      char a = h[i], b = needle[i];
-      if (a >= 'A' && a <= 'Z') a = (char)(a + 32);
-      if (b >= 'A' && b <= 'Z') b = (char)(b + 32);
-      if (a != b) break;
-      i++;
-    }
-    if (i == n) return 1;
-  }
-  return n == 0;
-}
-
-static int on_tag(void *ctx, const char *name, size_t nl, const char *value, size_t vl) {
-  gctx *g = ctx;
-  if (!strcmp(name, "White"))
-    copy_trunc(g->white, sizeof g->white, value, vl);
-  else if (!strcmp(name, "Black"))
-    copy_trunc(g->black, sizeof g->black, value, vl);
-  else if (!strcmp(name, "Date"))
-    copy_trunc(g->date, sizeof g->date, value, vl);
-  else if (!strcmp(name, "ECO"))
-    copy_trunc(g->eco, sizeof g->eco, value, vl);
-  else if (!strcmp(name, "Result"))
-    copy_trunc(g->result_tag, sizeof g->result_tag, value, vl);
-  else if (!strcmp(name, "WhiteElo"))
-    g->has_white_elo = sscanf(value, "%ld", &g->white_elo) == 1;
-  else if (!strcmp(name, "BlackElo"))
-    g->has_black_elo = sscanf(value, "%ld", &g->black_elo) == 1;
-  else if (!strcmp(name, "FEN"))
-    g->has_fen = 1;
-  for (int i = 0; i < g->o->ntags; i++)
-    if (!strcmp(name, g->o->tags[i].name) && !strcmp(value, g->o->tags[i].value))
-      g->tag_hits |= 1u << i;
-  if (g->w) arb_pgn_writer_tag(g->w, name, nl, value, vl);
-  if (g->b) g->bv.tag(g->bv.ctx, name, nl, value, vl);
-  if (g->o->fmt == FMT_JSONL) {
-    sb_str(&g->tags_json, g->tags_json.n ? "," : "{");
-    sb_json(&g->tags_json, name, nl);
-    sb_str(&g->tags_json, ":");
-    sb_json(&g->tags_json, value, vl);
-  }
-  return 0;
-}
-
-static int position_matches(const pgn_opts *o, const arb_position *p) {
-  if (o->has_key && p->key == o->key) return 1;
-  if (o->has_target && p->key == o->target.key &&
-      memcmp(p->board, o->target.board, sizeof p->board) == 0 && p->turn == o->target.turn)
-    return 1;
-  return 0;
-}
-
-static void put_fen(gctx *g, const arb_position *p) {
-  char fen[ARB_FEN_MAX];
-  int k = arb_fen_write(p, fen, sizeof fen, 0);
-  sb_put(&g->text, fen, (size_t)k);
-  sb_put(&g->text, "\n", 1);
-}
-
-static int on_begin_moves(void *ctx, const arb_position *start) {
-  gctx *g = ctx;
-  g->start = *start;
-  g->pos_hit = position_matches(g->o, start);
-  g->hash ^= start->key;
-  if (g->w) {
-    arb_pgn_writer_start(g->w, start);
-    arb_pgn_writer_begin_moves(g->w);
-  }
-  if (g->b) g->bv.begin_moves(g->bv.ctx, start);
-  if (g->o->fmt == FMT_FEN) put_fen(g, start);
-  return 0;
-}
-
-static int on_move(void *ctx, const arb_pgn_move *m) {
-  gctx *g = ctx;
-  if (g->w) arb_pgn_writer_move_to(g->w, m->before, m->move, m->after);
-  if (g->b) g->bv.move(g->bv.ctx, m);
-  if (m->depth) return 0;
-  g->main_ply = m->ply;
-  g->nmoves++;
-  g->hash = (g->hash ^ m->move) * 1099511628211ull;
-  if (!g->pos_hit && (g->o->has_key || g->o->has_target))
-    g->pos_hit = position_matches(g->o, m->after);
-  char buf[16];
-  int k;
-  switch (g->o->fmt) {
-  case FMT_UCI:
-    k = arb_uci_write(m->before, m->move, buf, sizeof buf);
-    if (g->text.n) sb_put(&g->text, " ", 1);
-    sb_put(&g->text, buf, (size_t)k);
-    break;
-  case FMT_LAN:
-    k = arb_lan_write(m->before, m->move, buf, sizeof buf);
-    if (g->text.n) sb_put(&g->text, " ", 1);
-    sb_put(&g->text, buf, k > 0 ? (size_t)k : 0);
-    break;
-  case FMT_FEN: put_fen(g, m->after); break;
-  case FMT_JSONL:
-    k = arb_uci_write(m->before, m->move, buf, sizeof buf);
-    sb_str(&g->uci, g->uci.n ? ",\"" : "[\"");
-    sb_put(&g->uci, buf, (size_t)k);
-    sb_str(&g->uci, "\"");
-    k = arb_san_write(m->before, m->move, buf, sizeof buf);
-    sb_str(&g->san, g->san.n ? ",\"" : "[\"");
-    sb_put(&g->san, buf, k > 0 ? (size_t)k : 0);
-    sb_str(&g->san, "\"");
-    break;
-  default: break;
-  }
-  return 0;
-}
-
-static int on_comment(void *ctx, const char *text, size_t len, int depth) {
-  gctx *g = ctx;
-  if (g->w) arb_pgn_writer_comment(g->w, text, len);
-  if (g->b) g->bv.comment(g->bv.ctx, text, len, depth);
-  if (g->o->fmt != FMT_JSONL || depth) return 0;
-  sb_printf(&g->comments, "%s[%d,", g->comments.n ? "," : "[", g->main_ply);
-  sb_json(&g->comments, text, len);
-  sb_str(&g->comments, "]");
-  arb_pgn_commands c;
-  arb_pgn_commands_clear(&c);
-  arb_pgn_commands_read(text, len, &c, NULL, 0, NULL);
-  if (c.clk_ms >= 0)
-    sb_printf(&g->clocks, "%s[%d,%lld]", g->clocks.n ? "," : "[", g->main_ply, (long long)c.clk_ms);
-  if (c.has_eval) {
-    /* [ply, "0.17"] or [ply, "#-3"], and the depth third when the comment gives it */
-    arb_pgn_commands e;
-    arb_pgn_commands_clear(&e);
-    e.has_eval = 1, e.eval_mate = c.eval_mate, e.eval = c.eval;
-    char v[48];
-    int k = arb_pgn_commands_write(&e, v, sizeof v); /* "[%eval 0.17]" */
-    sb_printf(&g->evals, "%s[%d,\"%.*s\"", g->evals.n ? "," : "[", g->main_ply, k - 8, v + 7);
-    if (c.eval_depth >= 0) sb_printf(&g->evals, ",%d", (int)c.eval_depth);
-    sb_str(&g->evals, "]");
-  }
-  return 0;
-}
-
-static int on_nag(void *ctx, int nag, int depth) {
-  gctx *g = ctx;
-  if (g->w) arb_pgn_writer_nag(g->w, nag);
-  if (g->b) g->bv.nag(g->bv.ctx, nag, depth);
-  return 0;
-}
-static int on_begin_var(void *ctx, int depth) {
-  gctx *g = ctx;
-  if (g->w) arb_pgn_writer_begin_variation(g->w);
-  if (g->b) g->bv.begin_variation(g->bv.ctx, depth);
-  return 0;
-}
-static int on_end_var(void *ctx, int depth) {
-  gctx *g = ctx;
-  if (g->w) arb_pgn_writer_end_variation(g->w);
-  if (g->b) g->bv.end_variation(g->bv.ctx, depth);
-  return 0;
-}
-
-static int passes_filters(const gctx *g, const arb_pgn_game_end *e) {
-  const pgn_opts *o = g->o;
-  if (!o->filtering) return 1;
-  if (g->tag_hits != (1u << o->ntags) - 1) return 0; /* every --tag NAME=VALUE present */
-  if (o->white && !icontains(g->white, o->white)) return 0;
-  if (o->black && !icontains(g->black, o->black)) return 0;
-  if (o->player && !icontains(g->white, o->player) && !icontains(g->black, o->player)) return 0;
-  if (o->result) {
-    arb_result want;
-    if (arb_pgn_result_parse(o->result, strlen(o->result), &want) != 0) return 0;
-    arb_result got = e->has_movetext_result ? e->movetext_result : e->tag_result;
-    if (got != want) return 0;
-  }
-  if (o->date_from || o->date_to) {
-    char d[16];
-    size_t n = strlen(g->date);
-    if (n < 4 || g->date[0] == '?') return 0;
-    for (size_t i = 0; i < sizeof d; i++)
-      d[i] = i < n ? (g->date[i] == '?' ? '0' : g->date[i]) : '\0';
-    d[sizeof d - 1] = '\0';
-    if (o->date_from && strcmp(d, o->date_from) < 0) return 0;
-    if (o->date_to) {
-      for (size_t i = 0; i < n && i < sizeof d - 1; i++)
-        if (g->date[i] == '?') d[i] = '9';
-      if (strncmp(d, o->date_to, strlen(o->date_to)) > 0) return 0;
-    }
-  }
-  if (o->min_elo > 0 && !(g->has_white_elo && g->has_black_elo && g->white_elo >= o->min_elo &&
-                          g->black_elo >= o->min_elo))
-    return 0;
-  if (o->max_elo > 0 && !(g->has_white_elo && g->has_black_elo && g->white_elo <= o->max_elo &&
-                          g->black_elo <= o->max_elo))
-    return 0;
-  if (o->eco_from &&
-      (!g->eco[0] || strcmp(g->eco, o->eco_from) < 0 || strcmp(g->eco, o->eco_to) > 0))
-    return 0;
-  if (o->setup == 1 && !g->has_fen) return 0;
-  if (o->setup == -1 && g->has_fen) return 0;
-  if ((o->has_key || o->has_target) && !g->pos_hit) return 0;
-  return 1;
-}
-
-/* A game not replayed because its Variant names other rules: a note, not a problem. */
-static void report_skipped(gctx *g, const arb_pgn_game_end *e) {
-  sbuf *b = &g->tmp;
-  b->n = 0;
-  size_t plen;
-  if (g->o->json) {
-    sb_str(b, "{\"file\":");
-    sb_json(b, g->j->file, strlen(g->j->file));
-    sb_printf(b, ",\"line\":%llu,\"game\":", (unsigned long long)e->first_line);
-    plen = b->n;
-    sb_str(b, ",\"severity\":\"skipped\",\"variant\":");
-    sb_json(b, e->variant, strlen(e->variant));
-    sb_str(b, "}\n");
-  } else {
-    sb_printf(b, "%s:%llu: game ", g->j->file, (unsigned long long)e->first_line);
-    plen = b->n;
-    if (g->white[0] || g->black[0])
-      sb_printf(b, " (%s \xE2\x80\x93 %s)", g->white[0] ? g->white : "?",
-                g->black[0] ? g->black : "?");
-    sb_printf(b, ": skipped: Variant \"%s\" is not a game Arbiter plays\n", e->variant);
-  }
-  rec_add(g->j, g->o->mode != MODE_CHECK, 0, e->game, 0, b->p, plen, b->p + plen, b->n - plen);
-}
-
-static void on_end_game(void *ctx, const arb_pgn_game_end *e) {
-  gctx *g = ctx;
-  if (e->skipped) report_skipped(g, e);
-  int keep = !e->errors && !e->skipped && g->o->fmt != FMT_NONE && passes_filters(g, e);
-  if (g->b) {
-    g->bv.end_game(g->bv.ctx, e);
-    arb_tree *tree = arb_tree_builder_take(g->b);
-    if (keep && tree && arb_tree_write(tree, g->tw) == ARB_OK) {
-      size_t n;
-      const char *d = arb_pgn_writer_data(g->tw, &n);
-      rec_add(g->j, 0, 1, 0, g->o->dedupe ? g->hash | 1 : 0, d, n, "", 0);
-    }
-    arb_pgn_writer_clear(g->tw);
-    arb_tree_free(tree);
-    return;
-  }
-  if (!keep) {
-    if (g->w) arb_pgn_writer_discard_game(g->w);
-    return;
-  }
-  arb_result res = e->has_movetext_result ? e->movetext_result : e->tag_result;
-  if (g->w) {
-    arb_pgn_writer_end_game(g->w, res);
-    size_t n;
-    const char *d = arb_pgn_writer_data(g->w, &n);
-    rec_add(g->j, 0, 1, 0, g->o->dedupe ? g->hash | 1 : 0, d, n, "", 0);
-    arb_pgn_writer_clear(g->w);
-    return;
-  }
-  sbuf *t = &g->text;
-  if (g->o->fmt == FMT_UCI || g->o->fmt == FMT_LAN) {
-    sb_put(t, "\n", 1);
-  } else if (g->o->fmt == FMT_FEN) {
-    sb_put(t, "\n", 1);
-  } else if (g->o->fmt == FMT_JSONL) {
-    sb_str(t, "{\"tags\":");
-    sb_str(t, g->tags_json.n ? g->tags_json.p : "{");
-    sb_str(t, "}");
-    if (g->has_fen) {
-      char fen[ARB_FEN_MAX];
-      arb_fen_write(&g->start, fen, sizeof fen, 0);
-      sb_printf(t, ",\"start\":\"%s\"", fen);
-    }
-    if (e->chess960) sb_str(t, ",\"chess960\":true");
-    sb_str(t, ",\"uci\":");
-    sb_str(t, g->uci.n ? g->uci.p : "[");
-    sb_str(t, "],\"san\":");
-    sb_str(t, g->san.n ? g->san.p : "[");
-    sb_str(t, "],\"comments\":");
-    sb_str(t, g->comments.n ? g->comments.p : "[");
-    sb_str(t, "],\"clocks\":");
-    sb_str(t, g->clocks.n ? g->clocks.p : "[");
-    sb_str(t, "],\"evals\":");
-    sb_str(t, g->evals.n ? g->evals.p : "[");
-    sb_printf(t, "],\"result\":\"%s\"", arb_result_string(res));
-    if (e->final_outcome.termination)
-      sb_printf(t, ",\"termination\":\"%s\"", arb_termination_name(e->final_outcome.termination));
-    if (e->final_position) {
-      char fen[ARB_FEN_MAX];
-      arb_fen_write(e->final_position, fen, sizeof fen, 0);
-      sb_printf(t, ",\"final\":\"%s\"", fen);
-    }
-    sb_str(t, "}\n");
-  }
-  rec_add(g->j, 0, 1, 0, g->o->dedupe ? g->hash | 1 : 0, t->p ? t->p : "", t->n, "", 0);
-}
-
-/* A reader with its visitor state, fed one chunk (workers) or a whole input (one thread). */
-typedef struct reading {
-  gctx g;
-  arb_pgn_reader *r;
-} reading;
-
-static int reading_begin(reading *rd, const pgn_opts *o, job *j) {
-  memset(&rd->g, 0, sizeof rd->g);
-  rd->g.o = o;
-  rd->g.j = j;
-  if (o->fmt == FMT_PGN && o->tree) {
-    if (!(rd->g.b = arb_tree_builder_new()) || !(rd->g.tw = arb_pgn_writer_new(o->write_flags)))
-      return -1;
-    arb_tree_builder_visitor(rd->g.b, &rd->g.bv);
-  } else if (o->fmt == FMT_PGN && !(rd->g.w = arb_pgn_writer_new(o->write_flags))) {
-    return -1;
-  }
-  arb_pgn_visitor v = {&rd->g, on_begin_game, on_tag,     on_begin_moves, on_move, on_comment,
-                       on_nag, on_begin_var,  on_end_var, on_end_game,    on_error};
-  if (o->fmt == FMT_NONE) {
-    /* check: names for the reports are all it needs (the reader skips what has no callback) */
-    v.move = NULL;
-    v.comment = NULL;
-    v.nag = NULL;
-    v.begin_variation = v.end_variation = NULL;
-  }
-  arb_pgn_options ro;
-  memset(&ro, 0, sizeof ro);
-  ro.flags = o->read_flags;
-  ro.rules = o->rules;
-  ro.first_line = j->first_line;
-  rd->r = arb_pgn_reader_new(&ro, &v);
-  return rd->r ? 0 : -1;
-}
-
-static void reading_end(reading *rd, job *j) {
-  if (rd->r) {
-    arb_pgn_reader_finish(rd->r);
-    arb_pgn_reader_stats(rd->r, &j->stats);
-  } else {
-    j->out.oom = 1;
-  }
-  gctx *g = &rd->g;
-  arb_pgn_reader_free(rd->r);
-  arb_pgn_writer_free(g->w);
-  arb_pgn_writer_free(g->tw);
-  arb_tree_builder_free(g->b);
-  free(g->text.p);
-  free(g->tmp.p);
-  free(g->tags_json.p);
-  free(g->comments.p);
-  free(g->clocks.p);
-  free(g->evals.p);
-  free(g->uci.p);
-  free(g->san.p);
-}
-
-/* Reads one chunk: the whole job of a worker. */
-static void run_job(const pgn_opts *o, job *j) {
-  reading rd;
-  if (reading_begin(&rd, o, j) == 0 && arb_pgn_reader_feed(rd.r, j->data, j->len) != ARB_OK)
-    j->out.oom = 1;
-  reading_end(&rd, j);
-  free(j->data);
-  j->data = NULL;
-}
+/* A line on stderr, redrawn at most four times a second while the input is read: the bytes of
+ * the file read so far (of its size, when it is a file), games per second and the time left.
+ * Only when stderr is a terminal: never in a pipe or a test's output. */
+typedef struct progress {
+  int on, shown, stdout_tty;
+  double t0, last;
+  uint64_t games, size, bytes;
+} progress;
 
 /* ---- ordered output ---- */
 
 typedef struct totals {
-  arb_pgn_stats s;
-  uint64_t written, duplicates, game_base;
-  const char *file;
+  arb_pgn_output *out;
+  const char *file; /* the input whose games are being numbered */
   int oom;
-  /* dedupe: open addressing on 64-bit hashes */
-  uint64_t *set;
-  size_t set_cap, set_n;
+  progress prog;
 } totals;
 
-static int seen_before(totals *t, uint64_t h) {
-  if (t->set_n * 2 >= t->set_cap) {
-    size_t cap = t->set_cap ? t->set_cap * 2 : 1u << 12;
-    uint64_t *s = calloc(cap, sizeof *s);
-    if (!s) return 0;
-    for (size_t i = 0; i < t->set_cap; i++)
-      if (t->set[i]) {
-        size_t k = (size_t)(t->set[i] * 0x9E3779B97F4A7C15ull) & (cap - 1);
-        while (s[k])
-          k = (k + 1) & (cap - 1);
-        s[k] = t->set[i];
-      }
-    free(t->set);
-    t->set = s;
-    t->set_cap = cap;
-  }
-  size_t k = (size_t)(h * 0x9E3779B97F4A7C15ull) & (t->set_cap - 1);
-  while (t->set[k]) {
-    if (t->set[k] == h) return 1;
-    k = (k + 1) & (t->set_cap - 1);
-  }
-  t->set[k] = h;
-  t->set_n++;
-  return 0;
+/* The size of a regular file (what progress counts against), else 0 (a pipe, a terminal). */
+static uint64_t file_size(FILE *f) {
+  struct stat st;
+  return fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
 
-static void emit_record(totals *t, const rec_head *h, const char *pre, const char *suf) {
-  if (h->hash && seen_before(t, h->hash)) {
-    t->duplicates++;
-    return;
-  }
-  FILE *f = h->to_stderr ? stderr : stdout;
-  fwrite(pre, 1, h->prefix_len, f);
-  if (h->game) fprintf(f, "%llu", (unsigned long long)(t->game_base + h->game));
-  fwrite(suf, 1, h->suffix_len, f);
-  if (h->is_game) t->written++;
+static void progress_clear(progress *pr) {
+  if (!pr->shown) return;
+  fputs("\r\033[K", stderr);
+  pr->shown = 0;
 }
 
-static void emit(totals *t, job *j) {
-  if (j->out.oom) t->oom = 1;
-  size_t i = 0;
-  while (i + sizeof(rec_head) <= j->out.n) {
-    rec_head h;
-    memcpy(&h, j->out.p + i, sizeof h);
-    const char *pre = j->out.p + i + sizeof h, *suf = pre + h.prefix_len;
-    i += sizeof h + h.prefix_len + h.suffix_len;
-    emit_record(t, &h, pre, suf);
+static void progress_draw(progress *pr) {
+  double now = arb_tool_now();
+  if (now - pr->last < 0.25) return;
+  pr->last = now;
+  double secs = now - pr->t0;
+  char left[48] = "";
+  if (pr->size && pr->bytes && pr->bytes <= pr->size && secs > 0.5) {
+    double rest = (double)(pr->size - pr->bytes) * secs / (double)pr->bytes;
+    snprintf(left, sizeof left, ", %d:%02d left", (int)(rest / 60), (int)rest % 60);
   }
-  t->game_base += j->stats.games;
-  t->s.bytes += j->stats.bytes;
-  t->s.games += j->stats.games;
-  t->s.games_with_errors += j->stats.games_with_errors;
-  t->s.games_skipped += j->stats.games_skipped;
-  t->s.plies += j->stats.plies;
-  t->s.errors += j->stats.errors;
-  t->s.warnings += j->stats.warnings;
-  free(j->out.p);
-  memset(&j->out, 0, sizeof j->out);
+  char of[48] = "";
+  if (pr->size)
+    snprintf(of, sizeof of, " of %.1f MB (%d%%)", (double)pr->size / 1e6,
+             (int)(100.0 * (double)pr->bytes / (double)pr->size));
+  fprintf(stderr, "\rarbiter pgn: %.1f MB%s, %llu games, %.0f games/s%s\033[K",
+          (double)pr->bytes / 1e6, of, (unsigned long long)pr->games,
+          secs > 0 ? (double)pr->games / secs : 0.0, left);
+  fflush(stderr);
+  pr->shown = 1;
+}
+
+static void progress_games(progress *pr, uint64_t n) {
+  pr->games += n;
+  if (pr->on) progress_draw(pr);
+}
+
+static void progress_bytes(progress *pr, uint64_t consumed) {
+  pr->bytes = consumed;
+  if (pr->on) progress_draw(pr);
+}
+
+static void write_out(void *ctx, int to_stderr, const char *data, size_t len) {
+  totals *t = ctx;
+  if (t->prog.shown && (to_stderr || t->prog.stdout_tty)) progress_clear(&t->prog);
+  fwrite(data, 1, len, to_stderr ? stderr : stdout);
+}
+
+static void same_file(totals *t, const char *file) {
+  if (file != t->file) {
+    t->file = file;
+    arb_pgn_output_file(t->out);
+  }
+}
+
+/* A piece's records, in order; then its counts. */
+static void emit(totals *t, chunk *c) {
+  if (c->failed) t->oom = 1;
+  if (c->job) {
+    size_t len, pos = 0;
+    const void *recs = arb_pgn_job_records(c->job, &len);
+    arb_pgn_record r;
+    while (arb_pgn_records_next(recs, len, &pos, &r))
+      arb_pgn_output_record(t->out, &r);
+  }
+  arb_pgn_output_job_done(t->out, &c->stats);
+  arb_pgn_job_free(c->job);
+  c->job = NULL;
+  progress_games(&t->prog, c->stats.games);
 }
 
 /* ---- worker pool ---- */
@@ -680,7 +158,7 @@ static void emit(totals *t, job *j) {
 typedef struct pool {
   const pgn_opts *o;
   totals *t;
-  job slots[2 * MAX_JOBS];
+  chunk slots[2 * MAX_JOBS];
   int nslots;
   uint64_t submitted, taken, emitted;
   int closing;
@@ -697,173 +175,111 @@ static void *worker(void *arg) {
     while (p->taken == p->submitted && !p->closing)
       pthread_cond_wait(&p->work, &p->mu);
     if (p->taken == p->submitted) break;
-    job *j = &p->slots[p->taken++ % (uint64_t)p->nslots];
+    chunk *c = &p->slots[p->taken++ % (uint64_t)p->nslots];
     pthread_mutex_unlock(&p->mu);
-    run_job(p->o, j);
+    run_chunk(c);
     pthread_mutex_lock(&p->mu);
-    j->done = 1;
+    c->done = 1;
     pthread_cond_broadcast(&p->done);
   }
   pthread_mutex_unlock(&p->mu);
   return NULL;
 }
 
-/* Emits finished jobs in order; with `all`, waits for every submitted job. */
+/* Emits finished pieces in order; with `all`, waits for every submitted one. */
 static void drain(pool *p, int all) {
   pthread_mutex_lock(&p->mu);
   for (;;) {
     if (p->emitted == p->submitted) break;
-    job *j = &p->slots[p->emitted % (uint64_t)p->nslots];
-    if (!j->done) {
+    chunk *c = &p->slots[p->emitted % (uint64_t)p->nslots];
+    if (!c->done) {
       if (!all && p->submitted - p->emitted < (uint64_t)p->nslots) break;
       pthread_cond_wait(&p->done, &p->mu);
       continue;
     }
     pthread_mutex_unlock(&p->mu);
-    if (j->file != p->t->file) {
-      p->t->file = j->file;
-      p->t->game_base = 0;
-    }
-    emit(p->t, j);
+    same_file(p->t, c->file);
+    emit(p->t, c);
     pthread_mutex_lock(&p->mu);
     p->emitted++;
   }
   pthread_mutex_unlock(&p->mu);
 }
 
-static void submit(pool *p, const char *file, char *data, size_t len, uint64_t first_line) {
-  if (p->nthreads == 0) {
-    job j;
-    memset(&j, 0, sizeof j);
-    j.file = file;
-    j.data = data;
-    j.len = len;
-    j.first_line = first_line;
-    if (file != p->t->file) {
-      p->t->file = file;
-      p->t->game_base = 0;
-    }
-    j.direct = p->t;
-    run_job(p->o, &j);
-    emit(p->t, &j); /* nothing left but the counts */
-    return;
-  }
+/* Hands a piece (copied) to the workers. */
+static int submit(pool *p, const char *file, const arb_pgn_piece *pc) {
+  char *data = malloc(pc->len ? pc->len : 1);
+  if (!data) return -1;
+  memcpy(data, pc->data, pc->len);
   drain(p, 0);
   pthread_mutex_lock(&p->mu);
-  job *j = &p->slots[p->submitted % (uint64_t)p->nslots];
-  memset(j, 0, sizeof *j);
-  j->file = file;
-  j->data = data;
-  j->len = len;
-  j->first_line = first_line;
+  chunk *c = &p->slots[p->submitted % (uint64_t)p->nslots];
+  memset(c, 0, sizeof *c);
+  c->file = file;
+  c->o = p->o->j;
+  c->o.file = file;
+  c->data = data;
+  c->len = pc->len;
+  c->first_line = pc->first_line;
   p->submitted++;
   pthread_cond_signal(&p->work);
   pthread_mutex_unlock(&p->mu);
-}
-
-/* Where to cut buf[0, n): just before a "[Event" line that follows a blank line, at or after
- * CHUNK bytes; 0 when there is none yet. */
-static size_t find_cut(const char *buf, size_t n) {
-  size_t i = CHUNK;
-  while (i + 8 < n) {
-    const char *q = memchr(buf + i, '[', n - i - 8);
-    if (!q) return 0;
-    size_t k = (size_t)(q - buf);
-    if (k >= 2 && buf[k - 1] == '\n' && memcmp(q, "[Event ", 7) == 0 &&
-        (buf[k - 2] == '\n' || (k >= 3 && buf[k - 2] == '\r' && buf[k - 3] == '\n')))
-      return k;
-    i = k + 1;
-  }
   return 0;
 }
 
-static uint64_t count_lines(const char *p, size_t n) {
-  uint64_t c = 0;
-  const char *e = p + n;
-  while ((p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
-    c++;
-    p++;
-  }
-  return c;
+/* One thread: the whole input through one job, block by block, its records straight out. */
+static void direct_record(void *ctx, const arb_pgn_record *r) {
+  arb_pgn_output_record(((totals *)ctx)->out, r);
 }
 
-/* One thread: the whole input through one reader, block by block; nothing is cut. */
 static int stream_input(pool *p, const char *name, pgn_source *in) {
-  job j;
-  memset(&j, 0, sizeof j);
-  j.file = name;
-  j.first_line = 1;
-  if (name != p->t->file) {
-    p->t->file = name;
-    p->t->game_base = 0;
-  }
-  j.direct = p->t;
-  reading rd;
-  int rc = reading_begin(&rd, p->o, &j);
-  static const size_t block = READ_BLOCK;
-  char *buf = rc == 0 ? malloc(block) : NULL;
-  if (!buf) rc = -1;
+  totals *t = p->t;
+  same_file(t, name);
+  arb_pgn_job_options o = p->o->j;
+  o.file = name;
+  arb_pgn_job *job = arb_pgn_job_new(&o, 1, direct_record, t);
+  char *buf = job ? malloc(READ_BLOCK) : NULL;
+  int rc = buf ? 0 : -1;
+  uint64_t games = 0;
+  arb_pgn_stats st;
+  memset(&st, 0, sizeof st);
   while (rc == 0) {
-    size_t k = pgn_source_read(in, buf, block);
-    if (k && arb_pgn_reader_feed(rd.r, buf, k) != ARB_OK) rc = -1;
-    if (k < block) break;
+    size_t k = pgn_source_read(in, buf, READ_BLOCK);
+    if (k && arb_pgn_job_feed(job, buf, k) != ARB_OK) rc = -1;
+    if (t->prog.on) {
+      arb_pgn_job_stats(job, &st);
+      progress_games(&t->prog, st.games - games);
+      games = st.games;
+      progress_bytes(&t->prog, pgn_source_consumed(in));
+    }
+    if (k < READ_BLOCK) break;
   }
   free(buf);
-  reading_end(&rd, &j);
-  emit(p->t, &j); /* the counts */
+  if (job && arb_pgn_job_finish(job, &st) != ARB_OK) rc = -1;
+  if (job) arb_pgn_output_job_done(t->out, &st);
+  arb_pgn_job_free(job);
+  if (rc) t->oom = 1;
   return rc || pgn_source_error(in) ? -1 : 0;
 }
 
 static int read_input(pool *p, const char *name, pgn_source *in) {
   if (p->nthreads == 0) return stream_input(p, name, in);
-  char *buf = NULL;
-  size_t n = 0, cap = 0;
-  uint64_t line = 1;
-  int eof = 0;
-  while (!eof || n > 0) {
-    if (!eof && n < CHUNK_MAX + READ_BLOCK) {
-      if (n + READ_BLOCK > cap) {
-        size_t c = cap ? cap * 2 : CHUNK + READ_BLOCK;
-        char *b = realloc(buf, c);
-        if (!b) {
-          free(buf);
-          return -1;
-        }
-        buf = b;
-        cap = c;
-      }
-      size_t k = pgn_source_read(in, buf + n, READ_BLOCK);
-      n += k;
-      if (k < READ_BLOCK) eof = 1;
-      if (n < CHUNK && !eof) continue;
-    }
-    size_t cut = eof && n <= CHUNK ? n : find_cut(buf, n);
-    if (!cut && !eof && n < CHUNK_MAX) continue;
-    if (!cut) {
-      if (eof && n <= CHUNK_MAX) {
-        cut = n;
-      } else {
-        /* No game boundary: cut after a line end (reported as a damaged game, memory bound). */
-        const char *nl = NULL;
-        for (size_t k = CHUNK_MAX; k > CHUNK && !nl; k--)
-          if (buf[k - 1] == '\n') nl = buf + k;
-        cut = nl ? (size_t)(nl - buf) : CHUNK_MAX;
-      }
-    }
-    char *chunk = malloc(cut ? cut : 1);
-    if (!chunk) {
-      free(buf);
-      return -1;
-    }
-    memcpy(chunk, buf, cut);
-    uint64_t lines = count_lines(chunk, cut);
-    submit(p, name, chunk, cut, line);
-    line += lines;
-    memmove(buf, buf + cut, n - cut);
-    n -= cut;
+  arb_pgn_splitter *s = arb_pgn_splitter_new(0, 0);
+  char *buf = s ? malloc(READ_BLOCK) : NULL;
+  int rc = buf ? 0 : -1;
+  arb_pgn_piece pc;
+  for (int end = 0; rc == 0 && !end;) {
+    size_t k = pgn_source_read(in, buf, READ_BLOCK);
+    end = k < READ_BLOCK;
+    if (arb_pgn_splitter_feed(s, buf, k) != ARB_OK) rc = -1;
+    while (rc == 0 && arb_pgn_splitter_next(s, end, &pc))
+      rc = submit(p, name, &pc);
+    progress_bytes(&p->t->prog, pgn_source_consumed(in));
   }
   free(buf);
-  return pgn_source_error(in) ? -1 : 0;
+  arb_pgn_splitter_free(s);
+  if (rc) p->t->oom = 1;
+  return rc || pgn_source_error(in) ? -1 : 0;
 }
 
 /* ---- command line ---- */
@@ -932,26 +348,26 @@ static int parse_opts(int argc, char **argv, pgn_opts *o, int *first_file) {
       pgn_usage(stdout);
       return 0;
     } else if (!strcmp(a, "--json")) {
-      o->json = 1;
+      o->j.json = 1;
     } else if (!strcmp(a, "--strict")) {
-      o->read_flags |= ARB_PGN_STRICT;
+      o->j.read_flags |= ARB_PGN_STRICT;
     } else if (!strcmp(a, "--allow-null")) {
-      o->read_flags |= ARB_PGN_ALLOW_NULL;
+      o->j.read_flags |= ARB_PGN_ALLOW_NULL;
     } else if (!strcmp(a, "--no-result-check")) {
-      o->read_flags |= ARB_PGN_NO_RESULT_CHECK;
+      o->j.read_flags |= ARB_PGN_NO_RESULT_CHECK;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       o->quiet = 1;
     } else if (!strcmp(a, "--tree")) {
-      o->tree = 1;
+      o->j.tree = 1;
     } else if (!strcmp(a, "--no-comments")) {
-      o->write_flags |= ARB_PGN_WRITE_NO_COMMENTS;
+      o->j.write_flags |= ARB_PGN_WRITE_NO_COMMENTS;
     } else if (!strcmp(a, "--no-variations")) {
-      o->write_flags |= ARB_PGN_WRITE_NO_VARIATIONS;
+      o->j.write_flags |= ARB_PGN_WRITE_NO_VARIATIONS;
     } else if (!strcmp(a, "--no-nags")) {
-      o->write_flags |= ARB_PGN_WRITE_NO_NAGS;
+      o->j.write_flags |= ARB_PGN_WRITE_NO_NAGS;
     } else if (!strcmp(a, "--rules")) {
       NEED_VAL;
-      if (arb_rules_parse(val, &o->rules) != ARB_OK) {
+      if (arb_rules_parse(val, &o->j.rules) != ARB_OK) {
         fprintf(stderr, "arbiter pgn: unknown rules '%s'\n", val);
         return 2;
       }
@@ -969,34 +385,34 @@ static int parse_opts(int argc, char **argv, pgn_opts *o, int *first_file) {
       NEED_VAL;
       static const char *const names[] = {"", "pgn", "uci", "lan", "fen", "jsonl"};
       int f = 0;
-      for (int k = 1; k <= FMT_JSONL; k++)
+      for (int k = 1; k <= ARB_PGN_FORMAT_JSONL; k++)
         if (!strcmp(val, names[k])) f = k;
       if (!f || o->mode == MODE_CHECK) {
         fprintf(stderr, "arbiter pgn: --to wants pgn, uci, lan, fen or jsonl (convert, filter)\n");
         return 2;
       }
-      o->fmt = f;
+      o->j.format = (arb_pgn_format)f;
     } else if (!strcmp(a, "--white") || !strcmp(a, "--black") || !strcmp(a, "--player") ||
                !strcmp(a, "--result") || !strcmp(a, "--date-from") || !strcmp(a, "--date-to")) {
       NEED_VAL;
-      o->filtering = 1;
+      o->j.filtering = 1;
       if (!strcmp(a, "--white"))
-        o->white = val;
+        o->j.white = val;
       else if (!strcmp(a, "--black"))
-        o->black = val;
+        o->j.black = val;
       else if (!strcmp(a, "--player"))
-        o->player = val;
+        o->j.player = val;
       else if (!strcmp(a, "--date-from"))
-        o->date_from = val;
+        o->j.date_from = val;
       else if (!strcmp(a, "--date-to"))
-        o->date_to = val;
+        o->j.date_to = val;
       else {
         arb_result r;
         if (arb_pgn_result_parse(val, strlen(val), &r) != 0) {
           fprintf(stderr, "arbiter pgn: --result wants 1-0, 0-1, 1/2-1/2 or *\n");
           return 2;
         }
-        o->result = val;
+        o->j.result = val;
       }
     } else if (!strcmp(a, "--min-elo") || !strcmp(a, "--max-elo")) {
       NEED_VAL;
@@ -1006,11 +422,11 @@ static int parse_opts(int argc, char **argv, pgn_opts *o, int *first_file) {
         fprintf(stderr, "arbiter pgn: %s wants a positive number\n", a);
         return 2;
       }
-      o->filtering = 1;
+      o->j.filtering = 1;
       if (a[3] == 'i')
-        o->min_elo = k;
+        o->j.min_elo = k;
       else
-        o->max_elo = k;
+        o->j.max_elo = k;
     } else if (!strcmp(a, "--eco")) {
       NEED_VAL;
       char *from = o->eco_buf[0], *to = o->eco_buf[1];
@@ -1022,23 +438,26 @@ static int parse_opts(int argc, char **argv, pgn_opts *o, int *first_file) {
       memcpy(from, val, 3);
       memcpy(to, n == 7 ? val + 4 : val, 3);
       from[3] = to[3] = '\0';
-      o->eco_from = from;
-      o->eco_to = to;
-      o->filtering = 1;
+      o->j.eco_from = from;
+      o->j.eco_to = to;
+      o->j.filtering = 1;
     } else if (!strcmp(a, "--tag")) {
       NEED_VAL;
       const char *eq = strchr(val, '=');
-      if (!eq || eq == val || (size_t)(eq - val) >= sizeof o->tags[0].name || o->ntags == 16) {
+      if (!eq || eq == val || (size_t)(eq - val) >= sizeof o->tag_names[0] || o->j.ntags == 16) {
         fprintf(stderr, "arbiter pgn: --tag wants NAME=VALUE (at most 16)\n");
         return 2;
       }
-      memcpy(o->tags[o->ntags].name, val, (size_t)(eq - val));
-      o->tags[o->ntags].name[eq - val] = '\0';
-      o->tags[o->ntags++].value = eq + 1;
-      o->filtering = 1;
+      int n = o->j.ntags++;
+      memcpy(o->tag_names[n], val, (size_t)(eq - val));
+      o->tag_names[n][eq - val] = '\0';
+      o->tags[n].name = o->tag_names[n];
+      o->tags[n].value = eq + 1;
+      o->j.tags = o->tags;
+      o->j.filtering = 1;
     } else if (!strcmp(a, "--setup") || !strcmp(a, "--no-setup")) {
-      o->setup = a[2] == 's' ? 1 : -1;
-      o->filtering = 1;
+      o->j.setup = a[2] == 's' ? 1 : -1;
+      o->j.filtering = 1;
     } else if (!strcmp(a, "--position")) {
       NEED_VAL;
       arb_fen_report rep;
@@ -1046,8 +465,8 @@ static int parse_opts(int argc, char **argv, pgn_opts *o, int *first_file) {
         fprintf(stderr, "arbiter pgn: --position: %s\n", rep.message);
         return 2;
       }
-      o->has_target = 1;
-      o->filtering = 1;
+      o->j.position = &o->target;
+      o->j.filtering = 1;
     } else if (!strcmp(a, "--key")) {
       NEED_VAL;
       char *end;
@@ -1057,12 +476,12 @@ static int parse_opts(int argc, char **argv, pgn_opts *o, int *first_file) {
         fprintf(stderr, "arbiter pgn: --key wants a hexadecimal Polyglot key\n");
         return 2;
       }
-      o->key = k;
-      o->has_key = 1;
-      o->filtering = 1;
+      o->j.key = k;
+      o->j.has_key = 1;
+      o->j.filtering = 1;
     } else if (!strcmp(a, "--dedupe")) {
-      o->dedupe = 1;
-      o->filtering = 1;
+      o->j.dedupe = 1;
+      o->j.filtering = 1;
     } else if (!strcmp(a, "-") || a[0] != '-') {
       break;
     } else {
@@ -1085,10 +504,10 @@ int arb_cmd_pgn(int argc, char **argv) {
   const char *sub = argv[2];
   if (!strcmp(sub, "check")) {
     o.mode = MODE_CHECK;
-    o.fmt = FMT_NONE;
+    o.j.format = ARB_PGN_FORMAT_NONE;
   } else if (!strcmp(sub, "convert") || !strcmp(sub, "filter")) {
     o.mode = MODE_CONVERT;
-    o.fmt = FMT_PGN;
+    o.j.format = ARB_PGN_FORMAT_PGN;
   } else {
     fprintf(stderr, "arbiter pgn: unknown subcommand '%s' (check, convert, filter)\n", sub);
     return 2;
@@ -1097,18 +516,26 @@ int arb_cmd_pgn(int argc, char **argv) {
   int rc = parse_opts(argc - 1, argv + 1, &o, &first);
   if (rc >= 0) return rc;
   first += 1;
-  if (!strcmp(sub, "filter") && !o.filtering) {
+  if (!strcmp(sub, "filter") && !o.j.filtering) {
     fprintf(stderr, "arbiter pgn filter: give at least one filter (see --help)\n");
     return 2;
   }
 
   totals t;
   memset(&t, 0, sizeof t);
-  pool *p = calloc(1, sizeof *p);
-  if (!p) return 2;
+  t.prog.on = isatty(2);
+  t.prog.stdout_tty = isatty(1);
+  t.prog.t0 = arb_tool_now();
+  t.out = arb_pgn_output_new(o.j.dedupe, write_out, &t);
+  pool *p = t.out ? calloc(1, sizeof *p) : NULL;
+  if (!p) {
+    arb_pgn_output_free(t.out);
+    fprintf(stderr, "arbiter pgn: out of memory\n");
+    return 2;
+  }
   p->o = &o;
   p->t = &t;
-  p->nslots = o.jobs + 1; /* one chunk being read while each worker has one */
+  p->nslots = o.jobs + 1; /* one piece being read while each worker has one */
   pthread_mutex_init(&p->mu, NULL);
   pthread_cond_init(&p->work, NULL);
   pthread_cond_init(&p->done, NULL);
@@ -1125,14 +552,19 @@ int arb_cmd_pgn(int argc, char **argv) {
     FILE *in = strcmp(name, "-") == 0 ? stdin : fopen(name, "rb");
     const char *shown = strcmp(name, "-") == 0 ? "<stdin>" : name;
     if (!in) {
+      progress_clear(&t.prog);
       fprintf(stderr, "arbiter pgn: %s: %s\n", name, strerror(errno));
       bad_input = 1;
       continue;
     }
+    t.prog.size = file_size(in);
+    t.prog.bytes = 0;
     /* plain, .pgn.zst or .pgn.gz: told by the first bytes, decompressed as it is read */
     pgn_source *src = pgn_source_open(in);
     if (!src || read_input(p, shown, src) != 0) {
       const char *why = src ? pgn_source_error(src) : NULL;
+      if (p->nthreads) drain(p, 1);
+      progress_clear(&t.prog);
       fprintf(stderr, "arbiter pgn: %s: %s\n", shown, why ? why : "out of memory");
       bad_input = 1;
     }
@@ -1149,32 +581,21 @@ int arb_cmd_pgn(int argc, char **argv) {
     for (int k = 0; k < p->nthreads; k++)
       pthread_join(p->threads[k], NULL);
   }
+  progress_clear(&t.prog);
   double secs = arb_tool_now() - t0;
   fflush(stdout);
+  arb_pgn_stats s;
+  uint64_t duplicates;
+  arb_pgn_output_totals(t.out, &s, NULL, &duplicates);
   FILE *sum = o.mode == MODE_CHECK ? stdout : stderr;
-  if (!o.quiet && (o.mode == MODE_CHECK || t.s.errors)) {
-    double mb = (double)t.s.bytes / 1e6;
-    if (o.json)
-      fprintf(
-          sum,
-          "{\"summary\":{\"games\":%llu,\"games_with_errors\":%llu,\"skipped\":%llu,"
-          "\"problems\":%llu,\"warnings\":%llu,\"plies\":%llu,\"bytes\":%llu,\"seconds\":%.3f}}\n",
-          (unsigned long long)t.s.games, (unsigned long long)t.s.games_with_errors,
-          (unsigned long long)t.s.games_skipped, (unsigned long long)t.s.errors,
-          (unsigned long long)t.s.warnings, (unsigned long long)t.s.plies,
-          (unsigned long long)t.s.bytes, secs);
-    else
-      fprintf(sum,
-              "%llu games, %llu with errors (%llu errors, %llu warnings), %llu skipped (other "
-              "variants), %llu plies; %.1f MB in %.2f s (%.1f MB/s)\n",
-              (unsigned long long)t.s.games, (unsigned long long)t.s.games_with_errors,
-              (unsigned long long)t.s.errors, (unsigned long long)t.s.warnings,
-              (unsigned long long)t.s.games_skipped, (unsigned long long)t.s.plies, mb, secs,
-              secs > 0 ? mb / secs : 0.0);
+  if (!o.quiet && (o.mode == MODE_CHECK || s.errors)) {
+    char line[512];
+    arb_pgn_summary_write(&s, secs, o.j.json, line, sizeof line);
+    fputs(line, sum);
   }
-  if (o.mode == MODE_CONVERT && o.dedupe && !o.quiet && t.duplicates)
-    fprintf(stderr, "%llu duplicate games dropped\n", (unsigned long long)t.duplicates);
-  free(t.set);
+  if (o.mode == MODE_CONVERT && o.j.dedupe && !o.quiet && duplicates)
+    fprintf(stderr, "%llu duplicate games dropped\n", (unsigned long long)duplicates);
+  arb_pgn_output_free(t.out);
   pthread_mutex_destroy(&p->mu);
   pthread_cond_destroy(&p->work);
   pthread_cond_destroy(&p->done);
@@ -1184,5 +605,5 @@ int arb_cmd_pgn(int argc, char **argv) {
     return 2;
   }
   if (bad_input) return 2;
-  return t.s.errors ? 1 : 0;
+  return s.errors ? 1 : 0;
 }

@@ -242,6 +242,173 @@ ARB_API void arb_pgn_writer_clear(arb_pgn_writer *w);
 /* Discards the game being written since arb_pgn_writer_begin_game (text and state). */
 ARB_API void arb_pgn_writer_discard_game(arb_pgn_writer *w);
 
+/* ---- Splitting a PGN stream at game boundaries (src/pgn/split.c) ----
+ *
+ * A stream of PGN text is cut into pieces that each hold whole games, so that separate readers
+ * (threads, processes, a cluster's workers) can read them apart and their outputs be put
+ * together in order as one reader's (arb_pgn_job, arb_pgn_output below).  A piece ends just
+ * before a game boundary — a line starting "[Event " after a blank line — the first at or after
+ * `target` bytes into the piece.  With no boundary between `target` and `max` bytes, the piece
+ * is cut after the last line end there (or at `max`): a game longer than that is cut in two, and
+ * each reader reports its part as damaged; memory stays bounded.  Where a piece ends depends
+ * only on the stream, never on how it was fed.
+ *
+ *   arb_pgn_splitter *s = arb_pgn_splitter_new(0, 0);
+ *   while ((n = read(fd, buf, sizeof buf)) > 0) {
+ *     arb_pgn_splitter_feed(s, buf, n);
+ *     while (arb_pgn_splitter_next(s, 0, &piece)) use(piece.data, piece.len, piece.first_line);
+ *   }
+ *   while (arb_pgn_splitter_next(s, 1, &piece)) use(...);        (the end: the rest)
+ *
+ * Ownership: arb_pgn_splitter_new allocates, arb_pgn_splitter_free releases (NULL: no-op).  A
+ * piece's data points into the splitter and stays valid until the next call on it.  Memory:
+ * taking every piece next gives after each feed, the splitter holds at most max + 8 bytes plus
+ * the last block fed.  Thread-safety: one thread at a time per splitter.  Errors:
+ * ARB_ERR_NO_MEMORY from feed (nothing fed then). */
+
+#define ARB_PGN_PIECE_TARGET (1u << 18) /* 256 KB */
+#define ARB_PGN_PIECE_MAX (1u << 19)    /* 512 KB */
+
+typedef struct arb_pgn_piece {
+  const char *data; /* the piece's bytes (len of them; not NUL-terminated) */
+  size_t len;
+  uint64_t first_line; /* the line number of its first byte in the stream (1-based) */
+  uint64_t offset;     /* the offset of its first byte in the stream */
+  uint8_t forced;      /* no game boundary between target and max: cut at a line end or max */
+} arb_pgn_piece;
+
+typedef struct arb_pgn_splitter arb_pgn_splitter;
+
+/* A splitter cutting pieces of about target bytes, at most max (0, 0: ARB_PGN_PIECE_TARGET and
+ * ARB_PGN_PIECE_MAX; max is raised to target when smaller).  NULL when memory runs out. */
+ARB_API arb_pgn_splitter *arb_pgn_splitter_new(size_t target, size_t max);
+ARB_API void arb_pgn_splitter_free(arb_pgn_splitter *s);
+/* Appends len bytes of the stream (copied). */
+ARB_API arb_status arb_pgn_splitter_feed(arb_pgn_splitter *s, const void *data, size_t len);
+/* The next whole piece into *out: 1, or 0 when the bytes fed so far do not yet decide where it
+ * ends.  With end non-zero the stream is over: the rest is given out piece by piece, then 0. */
+ARB_API int arb_pgn_splitter_next(arb_pgn_splitter *s, int end, arb_pgn_piece *out);
+
+/* ---- Reading pieces as `arbiter pgn` does: reports, conversions, filters (src/pgn/job.c) ----
+ *
+ * A job is one reader over one piece (or a whole stream fed block by block) that turns what it
+ * reads into output records: with format ARB_PGN_FORMAT_NONE (`arbiter pgn check`) one record
+ * per problem, "FILE:LINE:COL: game N (White – Black): ply P: message" (or a JSON object with
+ * json set); with another format (`convert`, and `filter` with filters set) one record per game
+ * without problems that passes the filters, in that format, and the problems as records marked
+ * to_stderr.  A record's game number is relative to the job's first game: an arb_pgn_output
+ * puts the records of consecutive jobs together in order, numbering games across them, and
+ * drops repeated games (dedupe).  The text is byte for byte the command's: `arbiter pgn` is a
+ * front end over these calls, as is the Python package's Dask stage.
+ *
+ * Ownership: _new allocates, _free releases (NULL: no-op); the options (and the strings and
+ * arrays they point to) are the caller's and must outlive the job.  A record passed to a sink,
+ * or read back with arb_pgn_records_next, points into the job's memory: valid during the call,
+ * or until the job is freed.  Thread-safety: one thread at a time per job or output; different
+ * ones are independent.  Errors: ARB_ERR_NO_MEMORY (the records so far stay valid). */
+
+typedef enum arb_pgn_format {
+  ARB_PGN_FORMAT_NONE = 0, /* check: the reports are the output */
+  ARB_PGN_FORMAT_PGN,      /* export format */
+  ARB_PGN_FORMAT_UCI,      /* one line of UCI moves per game (main line) */
+  ARB_PGN_FORMAT_LAN,      /* one line of long algebraic moves per game */
+  ARB_PGN_FORMAT_FEN,      /* every main-line position's FEN, a blank line after each game */
+  ARB_PGN_FORMAT_JSONL     /* one JSON object per game: tags, start, uci, san, comments, clocks,
+                              evals, result, termination, final */
+} arb_pgn_format;
+
+typedef struct arb_pgn_tag_filter {
+  const char *name, *value; /* the game has tag name with exactly this value */
+} arb_pgn_tag_filter;
+
+typedef struct arb_pgn_job_options {
+  const char *file; /* the input's name in reports (NUL-terminated; "<stdin>" ...) */
+  arb_pgn_format format;
+  uint8_t json;         /* reports as JSON objects (one a line) */
+  uint8_t tree;         /* pgn output through a game tree (arbiter/tree.h): comment commands
+                           rewritten in one canonical form */
+  unsigned read_flags;  /* ARB_PGN_STRICT, ... */
+  unsigned write_flags; /* ARB_PGN_WRITE_* (pgn output) */
+  arb_ruleset rules;
+  /* Filters, for a format other than NONE; a NULL string or 0 is no filter.  filtering must be
+   * set for any to apply. */
+  uint8_t filtering;
+  const char *white, *black, *player; /* a substring of the name, any case */
+  const char *result;                 /* "1-0", "0-1", "1/2-1/2", "*" */
+  const char *date_from, *date_to;    /* YYYY.MM.DD (a prefix for date_to) */
+  long min_elo, max_elo;              /* both players */
+  const char *eco_from, *eco_to;      /* "A00", "E99": both or neither */
+  int setup;                          /* 1 only games from a FEN, -1 only from the start */
+  const arb_position *position;       /* a position the main line reaches (placement, side) */
+  uint8_t has_key;
+  uint64_t key; /* a Polyglot key the main line reaches */
+  const arb_pgn_tag_filter *tags;
+  int ntags;      /* at most 16 */
+  uint8_t dedupe; /* give games a hash of their start and main line (arb_pgn_output drops the
+                     repeats) */
+} arb_pgn_job_options;
+
+/* One output record: prefix, then (when game is not 0) the game's number, then suffix. */
+typedef struct arb_pgn_record {
+  uint8_t to_stderr; /* a problem reported while converting: diagnostics, not output */
+  uint8_t is_game;   /* a game's text (counted as written; dedupe applies to it) */
+  uint64_t game;     /* a report's game number, relative to the job (1: its first game); 0 none */
+  uint64_t hash;     /* with dedupe: the game's start and main line, never 0; else 0 */
+  const char *prefix;
+  size_t prefix_len;
+  const char *suffix;
+  size_t suffix_len;
+} arb_pgn_record;
+
+typedef void (*arb_pgn_record_fn)(void *ctx, const arb_pgn_record *record);
+
+typedef struct arb_pgn_job arb_pgn_job;
+
+/* A job reading from line first_line (0: 1) of its input.  With sink, each record is handed to
+ * it as it is made (in order); without, the records are kept (arb_pgn_job_records).  NULL when
+ * memory runs out. */
+ARB_API arb_pgn_job *arb_pgn_job_new(const arb_pgn_job_options *o, uint64_t first_line,
+                                     arb_pgn_record_fn sink, void *ctx);
+ARB_API void arb_pgn_job_free(arb_pgn_job *job);
+/* Reads the next len bytes; ARB_ERR_NO_MEMORY when memory ran out. */
+ARB_API arb_status arb_pgn_job_feed(arb_pgn_job *job, const void *data, size_t len);
+/* The input is over: the last game is finished; *stats (may be NULL) gets the reader's counts. */
+ARB_API arb_status arb_pgn_job_finish(arb_pgn_job *job, arb_pgn_stats *stats);
+/* The reader's counts so far (games read, ...). */
+ARB_API void arb_pgn_job_stats(const arb_pgn_job *job, arb_pgn_stats *stats);
+/* The kept records, serialised (*len bytes; valid until the job is freed): read them back with
+ * arb_pgn_records_next, here or after copying the bytes elsewhere (another process). */
+ARB_API const void *arb_pgn_job_records(const arb_pgn_job *job, size_t *len);
+/* The record at *pos of a serialised buffer into *out, *pos moved past it: 1, or 0 at the end
+ * (or on a buffer that is not whole). */
+ARB_API int arb_pgn_records_next(const void *buf, size_t len, size_t *pos, arb_pgn_record *out);
+
+/* ---- Ordered output of jobs (src/pgn/job.c) ---- */
+
+typedef void (*arb_pgn_write_fn)(void *ctx, int to_stderr, const char *data, size_t len);
+
+typedef struct arb_pgn_output arb_pgn_output;
+
+/* An output writing records through write, game numbers counted across jobs, repeated games
+ * dropped when dedupe is set.  NULL when memory runs out. */
+ARB_API arb_pgn_output *arb_pgn_output_new(int dedupe, arb_pgn_write_fn write, void *ctx);
+ARB_API void arb_pgn_output_free(arb_pgn_output *out);
+/* A new input begins (its games are numbered from 1 again). */
+ARB_API void arb_pgn_output_file(arb_pgn_output *out);
+/* Writes one record of the present job (a repeat, under dedupe, is counted and dropped). */
+ARB_API void arb_pgn_output_record(arb_pgn_output *out, const arb_pgn_record *r);
+/* The present job is done: the next job's games come after its stats->games; its counts are
+ * added to the totals. */
+ARB_API void arb_pgn_output_job_done(arb_pgn_output *out, const arb_pgn_stats *stats);
+/* The totals so far: the readers' counts, the games written and the repeats dropped. */
+ARB_API void arb_pgn_output_totals(const arb_pgn_output *out, arb_pgn_stats *stats,
+                                   uint64_t *written, uint64_t *duplicates);
+/* `arbiter pgn`'s summary line of stats (with its newline): "N games, N with errors (N errors,
+ * N warnings), N skipped (other variants), N plies; X MB in S s (R MB/s)", or with json the
+ * object {"summary":{...}}.  snprintf convention. */
+ARB_API int arb_pgn_summary_write(const arb_pgn_stats *stats, double seconds, int json, char *buf,
+                                  size_t size);
+
 #ifdef __cplusplus
 }
 #endif
