@@ -5,8 +5,9 @@
  * the player on move sends its move the moment the update saying so arrives.  Durability stays
  * on (SQLite WAL, synchronous=FULL, group commit): every ack measured is a committed move.
  * Prints durable moves per second, the ack latency (p50, p99, max: from sending a move to its
- * ack), and the server's memory per idle game (resident memory after the games are made and
- * joined, less before, over N).
+ * ack), the CPU time each side spent per durable move (repeatable on a busy machine, unlike
+ * the throughput), and the server's memory per idle game (resident memory after the games are made
+ * and joined, less before, over N).
  *
  * The client is a small epoll loop with its own WebSocket framing, so that it, not the server,
  * is the cheaper side on this machine's two cores.  The games are a knight shuffle under the
@@ -294,6 +295,26 @@ static long rss_kb(pid_t pid) {
   return kb;
 }
 
+/* The CPU time a process has used, user and system, in seconds (/proc/PID/stat, fields 14 and
+ * 15, in clock ticks); -1 when unreadable.  CPU time, unlike throughput, hardly depends on what
+ * else the machine runs: the figure to compare between two builds on a busy machine. */
+static int cpu_s(pid_t pid, double *user, double *sys) {
+  char path[64], line[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  char *ok = fgets(line, sizeof line, f);
+  fclose(f);
+  char *p = ok ? strrchr(line, ')') : NULL; /* the name may hold blanks: fields after it */
+  unsigned long ut, st;
+  if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+    return -1;
+  const double hz = (double)sysconf(_SC_CLK_TCK);
+  *user = (double)ut / hz;
+  *sys = (double)st / hz;
+  return 0;
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -421,10 +442,13 @@ int main(int argc, char **argv) {
   for (int g = 0; g < games; g++)
     make_move(&players[2 * g]);
   double start = now_s(), measure_from = start + 1.0, end = measure_from + seconds;
+  double srv_user0 = 0, srv_sys0 = 0, cli_user0 = 0, cli_sys0 = 0;
   while (now_s() < end) {
     if (!measuring && now_s() >= measure_from) {
       measuring = 1;
       measure_from = now_s();
+      cpu_s(pid, &srv_user0, &srv_sys0);
+      cpu_s(getpid(), &cli_user0, &cli_sys0);
     }
     int wait_ms = 100;
     if (due_n) {
@@ -438,6 +462,9 @@ int main(int argc, char **argv) {
       make_move(due_pop());
   }
   double span = now_s() - measure_from;
+  double srv_user = 0, srv_sys = 0, cli_user = 0, cli_sys = 0;
+  cpu_s(pid, &srv_user, &srv_sys);
+  cpu_s(getpid(), &cli_user, &cli_sys);
   long rss_end = rss_kb(pid);
   qsort(lat, nlat, sizeof *lat, cmp_double);
   double p50 = nlat ? lat[nlat / 2] : 0, p99 = nlat ? lat[(size_t)((double)nlat * 0.99)] : 0;
@@ -449,6 +476,11 @@ int main(int argc, char **argv) {
   printf("  moves acknowledged: %ld in %.2f s = %.0f durable moves/s\n", moves, span,
          (double)moves / span);
   printf("  ack latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", p50 * 1e3, p99 * 1e3, mx * 1e3);
+  if (moves > 0) /* the server's writer thread is in its process's figure */
+    printf("  CPU per durable move: server %.1f us (user %.1f, system %.1f), this client %.1f us\n",
+           (srv_user - srv_user0 + srv_sys - srv_sys0) / (double)moves * 1e6,
+           (srv_user - srv_user0) / (double)moves * 1e6, (srv_sys - srv_sys0) / (double)moves * 1e6,
+           (cli_user - cli_user0 + cli_sys - cli_sys0) / (double)moves * 1e6);
   printf("  server memory: %.1f KB per game made, %.1f KB per game with its two players "
          "joined, %.1f KB per game after the run (RSS %ld -> %ld -> %ld -> %ld KB)\n",
          (double)(rss_made - rss0) / games, (double)(rss_idle - rss0) / games,
