@@ -328,6 +328,8 @@ static void pgn_usage(FILE *out) {
       "form\n"
       "  -j N            N worker threads (output stays in input order)\n"
       "  -q              no summary line\n"
+      "On a terminal, stderr shows progress while reading: MB read (of the file's size),\n"
+      "games, games/s and the time left; never in a pipe or a file.\n"
       "Exit status: 0 clean, 1 a problem was found, 2 bad usage or unreadable input.\n");
 }
 
