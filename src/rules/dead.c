@@ -75,6 +75,7 @@ static int same(const packed *a, const packed *b) {
 
 /* Grows the set (items and index) by doubling, up to r->max: 1 done, 0 full or out of memory. */
 static int grow(arb__reach *r) {
+  if (r->lent) return 0;
   size_t cap = r->cap ? r->cap * 2 : 64;
   if (cap > r->max) cap = r->max;
   if (cap <= r->cap) return 0;
@@ -231,7 +232,7 @@ void arb__reach_order(arb__reach *r, arb__reach_key order, void *ctx) {
 }
 
 arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget) {
-  if (!r->cap && r->state == ARB_REACH_GOING) { /* the first run: allocate only now */
+  if (!r->count && r->state == ARB_REACH_GOING) { /* the first run: allocate only now */
     packed first;
     pack(&r->start, &first);
     first.parent = 0;
@@ -239,7 +240,7 @@ arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget) {
     first.depth = 0;
     first.expanded = 0;
     size_t at;
-    if (!grow(r) || add(r, &first, &at) < 0 ||
+    if ((!r->cap && !grow(r)) || add(r, &first, &at) < 0 ||
         !push(r, 0, r->order ? r->order(r->order_ctx, &r->start) : 0, 0))
       r->state = ARB_REACH_GAVE_UP;
   }
@@ -259,7 +260,10 @@ arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget) {
     p.chess960 = r->start.chess960;
     const int depth = r->items[from].depth + (r->items[from].depth < 255);
     arb_move moves[ARB_MAX_MOVES];
-    int n = arb_generate_legal(&p, moves);
+    unsigned char checks[ARB_MAX_MOVES];
+    arb__check_info ci;
+    arb__check_info_init(&p, &ci);
+    const int n = arb__generate_checks(&p, &ci, moves, checks);
     if (n == 0) { /* the start (every other mate is seen as it is made) */
       if (arb_in_check(&p) && (r->loser < 0 || r->loser == p.turn)) {
         r->mate_parent = (uint32_t)from;
@@ -281,8 +285,7 @@ arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget) {
       arb_make_move(&child, moves[i], &u);
       r->nodes++;
       /* A mate of the loser, seen as it is made (an ordered enumeration might expand it late). */
-      if ((r->loser < 0 || r->loser == child.turn) && arb_in_check(&child) &&
-          !arb_has_legal_move(&child)) {
+      if (checks[i] && (r->loser < 0 || r->loser == child.turn) && !arb_has_legal_move(&child)) {
         r->mate_parent = (uint32_t)from;
         r->mate_move = moves[i];
         r->state = ARB_REACH_MATE;
@@ -332,11 +335,13 @@ void arb__reach_go_on(arb__reach *r) {
 }
 
 void arb__reach_free(arb__reach *r) {
-  free(r->stack.e);
+  if (!r->lent) {
+    free(r->stack.e);
+    free(r->items);
+    free(r->index);
+  }
   free(r->greedy.e);
   free(r->weighted.e);
-  free(r->items);
-  free(r->index);
   memset(r, 0, sizeof *r);
 }
 
@@ -369,10 +374,22 @@ static int forced_into_dead(const arb_position *p) {
   /* Forced lines start with a check, or with a side that has only its king and pawns. */
   const arb_bitboard men = p->by_color[p->turn];
   if (!arb_in_check(p) && (men & ~p->by_type[ARB_KING] & ~p->by_type[ARB_PAWN])) return 0;
-  arb_move moves[ARB_MAX_MOVES];
-  if (arb_generate_legal(p, moves) > DEAD_SEARCH_MOVES) return 0;
+  if (arb_count_legal(p) > DEAD_SEARCH_MOVES) return 0;
+  /* The enumeration in storage of its own on the stack (no allocation, asked after every move):
+   * DEAD_SEARCH_NODES positions at most, as many item numbers waiting, an index twice as large. */
+  packed items[DEAD_SEARCH_NODES];
+  uint32_t index[2 * DEAD_SEARCH_NODES];
+  uint64_t waiting[DEAD_SEARCH_NODES];
+  memset(index, 0, sizeof index);
   arb__reach r;
   arb__reach_init(&r, p, -1, 1, DEAD_SEARCH_NODES);
+  r.lent = 1;
+  r.items = items;
+  r.cap = DEAD_SEARCH_NODES;
+  r.index = index;
+  r.slots = 2 * DEAD_SEARCH_NODES;
+  r.stack.e = waiting;
+  r.stack.cap = DEAD_SEARCH_NODES;
   int proven = arb__reach_run(&r, DEAD_SEARCH_NODES) == ARB_REACH_NO_MATE;
   arb__reach_free(&r);
   return proven;

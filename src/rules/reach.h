@@ -49,6 +49,7 @@ typedef struct arb__reach {
   arb__reach_heap greedy, weighted; /* ordered: still to expand (dead.c) */
   unsigned turn;                    /* which heap the next position comes from */
   int mated;            /* a mate was found and the enumeration went on (arb__reach_go_on) */
+  int lent;             /* items, index and stack are the caller's, of fixed size (dead.c) */
   uint32_t mate_parent; /* ARB_REACH_MATE: the item the mate was reached from, by mate_move */
   arb_move mate_move;   /* (0: that item is the mate: the start) */
   int loser;            /* the side that must be mated, or -1: either (a dead position) */

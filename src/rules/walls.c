@@ -101,11 +101,39 @@ static int pawn_lanes(const arb_position *p, arb_bitboard lane[64], arb_bitboard
   return 1;
 }
 
+/* The squares a fill from gen reaches moving north (south) one square at a time through the
+ * squares of pass (Kogge-Stone). */
+static arb_bitboard fill_north(arb_bitboard gen, arb_bitboard pass) {
+  gen |= pass & (gen << 8);
+  pass &= pass << 8;
+  gen |= pass & (gen << 16);
+  pass &= pass << 16;
+  return gen | (pass & (gen << 32));
+}
+
+static arb_bitboard fill_south(arb_bitboard gen, arb_bitboard pass) {
+  gen |= pass & (gen >> 8);
+  pass &= pass >> 8;
+  gen |= pass & (gen >> 16);
+  pass &= pass >> 16;
+  return gen | (pass & (gen >> 32));
+}
+
 int arb__never_mates(const arb_position *p, int winner) {
   const arb_bitboard pawns = p->by_type[ARB_PAWN];
   if (p->ep_square != ARB_NO_SQUARE || !pawns) return 0;
   for (int c = 0; c < 2; c++)
     if (arb__popcount(p->by_type[ARB_KING] & p->by_color[c]) != 1) return 0;
+  if (!arb__pawns_face(p)) return 0;
+  /* When the pawns face, the lanes' union for White is every square a White pawn reaches going
+   * up until a Black pawn, and Black's the same downwards (pawn_lanes: in each run of a White
+   * pawns below b Black ones, the White lanes cover its lowest White pawn's rank up to just below
+   * its lowest Black one, the Black lanes just above its highest White one up to its highest
+   * Black one): two fills, and (b) below for pawns alone, before the lanes one by one. */
+  const arb_bitboard white = pawns & p->by_color[ARB_WHITE], black = pawns & p->by_color[ARB_BLACK];
+  const arb_bitboard up = fill_north(white, ~black), down = fill_south(black, ~white);
+  if ((arb__pawns_attacks(up, ARB_WHITE) & down) || (arb__pawns_attacks(down, ARB_BLACK) & up))
+    return 0;
   arb_bitboard lane[64], seg[2];
   if (!pawn_lanes(p, lane, seg)) return 0;
   /* (b) below for pawns alone first: it rejects most positions of real games cheaply. */

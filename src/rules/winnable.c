@@ -54,6 +54,9 @@
 #define REACH_MAX (1u << 22) /* positions the enumeration may hold (64 bytes each, and index) */
 #define TT_SIZE (1u << 17)   /* remembered failures: (key, depth) found to have no helpmate */
 #define STRUCTURE_COST 16    /* budget nodes per pawn structure visited (structures.c) */
+#ifndef PICTURE_SPAN
+#define PICTURE_SPAN 4
+#endif
 #ifndef PICTURE_NODES
 #define PICTURE_NODES 2000 /* the ordered enumeration's first slice (see make_pictures) */
 #endif
@@ -848,6 +851,7 @@ typedef struct picture {
   uint8_t suitable; /* loser's piece types that may hold a flight (bit per type) */
   uint8_t promote;  /* ... and that its pawns may promote to for it */
   uint8_t harmful;  /* loser's piece types that spoil the mate */
+  uint8_t holders;  /* 0: suitable and promote are P, N, B and N, B; 1: with R too */
   uint8_t blocks[3];
   uint8_t to_check[64]; /* moves of a piece of type checker from each square to a checking square */
   uint8_t to_king[64];  /* moves of the winner's king to its squares (0: free) */
@@ -875,15 +879,15 @@ static int knight_distance(arb_square a, arb_square b) {
 /* Moves of a piece of type t between two squares on an empty board. */
 static int piece_distance(int t, arb_square a, arb_square b) {
   if (a == b) return 0;
+  int df = ARB_FILE_OF(a) - ARB_FILE_OF(b), dr = ARB_RANK_OF(a) - ARB_RANK_OF(b);
+  df = df < 0 ? -df : df;
+  dr = dr < 0 ? -dr : dr;
   switch (t) {
-  case ARB_KING: return distance(a, b);
+  case ARB_KING: return df > dr ? df : dr;
   case ARB_KNIGHT: return knight_distance(a, b);
-  case ARB_BISHOP:
-    if (((ARB_BB(a) & ARB_DARK_SQUARES) != 0) != ((ARB_BB(b) & ARB_DARK_SQUARES) != 0))
-      return PICTURE_FAR;
-    return (arb__bishop_attacks(a, 0) >> b & 1) ? 1 : 2;
-  case ARB_ROOK: return (arb__rook_attacks(a, 0) >> b & 1) ? 1 : 2;
-  default: return (arb__queen_attacks(a, 0) >> b & 1) ? 1 : 2;
+  case ARB_BISHOP: return (df + dr) & 1 ? PICTURE_FAR : df == dr ? 1 : 2;
+  case ARB_ROOK: return df == 0 || dr == 0 ? 1 : 2;
+  default: return df == 0 || dr == 0 || df == dr ? 1 : 2;
   }
 }
 
@@ -925,6 +929,7 @@ static void add_pictures(pictures *pc, arb_square c, int checker, arb_bitboard c
     pi->suitable = (uint8_t)suitable;
     pi->promote = (uint8_t)promote;
     pi->harmful = (uint8_t)harmful;
+    pi->holders = (suitable >> ARB_ROOK) & 1;
     pi->nblocks = 0;
     for (int k = 0; k < nrest; k++)
       if (!(subset >> k & 1)) pi->blocks[pi->nblocks++] = (uint8_t)rest[k];
@@ -979,54 +984,104 @@ static void make_pictures(pictures *pc, const arb_position *pos, int winner) {
   }
 }
 
-/* The moves a position needs to reach picture pi (see above). */
-static int picture_distance(const pictures *pc, const picture *pi, const arb_position *p) {
-  const int w = pc->winner, l = w ^ 1;
-  int cost = distance(arb__king_sq(p, l), pi->corner) + pi->to_king[arb__king_sq(p, w)];
+/* What the distances to every picture share, for one position. */
+typedef struct picture_view {
+  const arb_position *p;
+  int loser;
+  arb_square loser_king, winner_king;
+  int npawns;
+  arb_square promo[8]; /* the winner's pawns' promotion squares */
+  int steps[8];        /* ... and the moves to get there */
+  arb_bitboard men;    /* the loser's men but its king */
+  int8_t hold[2][64];  /* the fewest moves for a loser's man to hold a square (by holders), or -1 */
+} picture_view;
+
+static int hold_distance(picture_view *v, const picture *pi, arb_square f) {
+  int8_t *h = &v->hold[pi->holders][f];
+  if (*h >= 0) return *h;
   int best = PICTURE_FAR;
-  for (arb_bitboard b = p->by_color[w] & p->by_type[pi->checker]; b;) {
+  for (arb_bitboard b = v->men; b;) {
+    const arb_square sq = arb__pop_lsb(&b);
+    const int t = ARB_PIECE_TYPE(v->p->board[sq]);
+    if (!(pi->suitable >> t & 1)) continue;
+    const int d =
+        t == ARB_PAWN ? pawn_distance(v->loser, sq, f, pi->promote) : piece_distance(t, sq, f);
+    best = d < best ? d : best;
+  }
+  *h = (int8_t)best;
+  return best;
+}
+
+/* The moves a position needs to reach picture pi (see above). */
+static int picture_distance(picture_view *v, const picture *pi, int winner) {
+  const arb_position *p = v->p;
+  int cost = distance(v->loser_king, pi->corner) + pi->to_king[v->winner_king];
+  int best = PICTURE_FAR;
+  for (arb_bitboard b = p->by_color[winner] & p->by_type[pi->checker]; b;) {
     const int d = pi->to_check[arb__pop_lsb(&b)];
     best = d < best ? d : best;
   }
-  if (best > 1) /* a pawn promoted to the checker */
-    for (arb_bitboard b = p->by_color[w] & p->by_type[ARB_PAWN]; b;) {
-      const arb_square sq = arb__pop_lsb(&b);
-      const arb_square promo = (arb_square)(ARB_FILE_OF(sq) + (w == ARB_WHITE ? 56 : 0));
-      /* a loser's pawn in the way must be taken: the winner's king walks to it */
-      const arb_bitboard path = arb__tab.between[sq][promo] | ARB_BB(promo);
-      const arb_bitboard blockers = path & p->by_color[l] & p->by_type[ARB_PAWN];
-      const int d = (w == ARB_WHITE ? 7 - ARB_RANK_OF(sq) : ARB_RANK_OF(sq)) + pi->to_check[promo] +
-                    (blockers ? 1 + distance_to_set(arb__king_sq(p, w), blockers) : 0);
-      best = d < best ? d : best;
-    }
-  cost += best;
-  const arb_bitboard men = p->by_color[l] & ~p->by_type[ARB_KING];
-  for (int k = 0; k < pi->nblocks; k++) {
-    int hold = PICTURE_FAR;
-    for (arb_bitboard b = men; b;) {
-      const arb_square sq = arb__pop_lsb(&b);
-      const int t = ARB_PIECE_TYPE(p->board[sq]);
-      if (!(pi->suitable >> t & 1)) continue;
-      const int d = t == ARB_PAWN ? pawn_distance(l, sq, pi->blocks[k], pi->promote)
-                                  : piece_distance(t, sq, pi->blocks[k]);
-      hold = d < hold ? d : hold;
-    }
-    cost += hold;
+  for (int k = 0; k < v->npawns && best > 1; k++) { /* a pawn promoted to the checker */
+    const int d = v->steps[k] + pi->to_check[v->promo[k]];
+    best = d < best ? d : best;
   }
-  for (arb_bitboard b = men; b;)
-    cost += 2 * (pi->harmful >> ARB_PIECE_TYPE(p->board[arb__pop_lsb(&b)]) & 1);
+  cost += best;
+  for (int k = 0; k < pi->nblocks; k++)
+    cost += hold_distance(v, pi, pi->blocks[k]);
+  for (int t = ARB_PAWN; t <= ARB_QUEEN; t++) /* men that would spoil the mate: given away */
+    if (pi->harmful >> t & 1) cost += 2 * arb__popcount(v->men & p->by_type[t]);
   return cost;
+}
+
+/* The view of p that every picture's distance shares. */
+static void view_of(picture_view *v, const pictures *pc, const arb_position *p) {
+  const int w = pc->winner, l = w ^ 1;
+  v->p = p;
+  v->loser = l;
+  v->loser_king = arb__king_sq(p, l);
+  v->winner_king = arb__king_sq(p, w);
+  v->men = p->by_color[l] & ~p->by_type[ARB_KING];
+  v->npawns = 0;
+  for (arb_bitboard b = p->by_color[w] & p->by_type[ARB_PAWN]; b && v->npawns < 8;) {
+    const arb_square sq = arb__pop_lsb(&b);
+    const arb_square promo = (arb_square)(ARB_FILE_OF(sq) + (w == ARB_WHITE ? 56 : 0));
+    /* a loser's pawn in the way must be taken: the winner's king walks to it */
+    const arb_bitboard path = arb__tab.between[sq][promo] | ARB_BB(promo);
+    const arb_bitboard blockers = path & p->by_color[l] & p->by_type[ARB_PAWN];
+    v->promo[v->npawns] = promo;
+    v->steps[v->npawns++] = (w == ARB_WHITE ? 7 - ARB_RANK_OF(sq) : ARB_RANK_OF(sq)) +
+                            (blockers ? 1 + distance_to_set(v->winner_king, blockers) : 0);
+  }
+  memset(v->hold, -1, sizeof v->hold);
 }
 
 /* The enumeration's order (reach.h): the distance to the nearest picture. */
 static uint32_t picture_key(void *ctx, const arb_position *p) {
   const pictures *pc = ctx;
+  picture_view v;
+  view_of(&v, pc, p);
   int best = 1 << 20;
   for (int i = 0; i < pc->n; i++) {
-    const int d = picture_distance(pc, &pc->p[i], p);
+    const int d = picture_distance(&v, &pc->p[i], pc->winner);
     best = d < best ? d : best;
   }
   return (uint32_t)best;
+}
+
+/* Keeps the pictures at most PICTURE_SPAN moves farther from pos than the nearest: the others
+ * would cost every position's key their time and hardly ever be the nearest. */
+static void keep_nearest_pictures(pictures *pc, const arb_position *pos) {
+  picture_view v;
+  view_of(&v, pc, pos);
+  int d[MAX_PICTURES], best = 1 << 20;
+  for (int i = 0; i < pc->n; i++) {
+    d[i] = picture_distance(&v, &pc->p[i], pc->winner);
+    best = d[i] < best ? d[i] : best;
+  }
+  int kept = 0;
+  for (int i = 0; i < pc->n; i++)
+    if (d[i] <= best + PICTURE_SPAN) pc->p[kept++] = pc->p[i];
+  pc->n = kept;
 }
 
 /* A mate the enumeration has found, as a helpmate: the line along the ways it recorded, replayed
@@ -1122,6 +1177,7 @@ static void search_phases(search *s, arb__reach *r, const arb_position *pos, uin
     uint64_t share = REACH_SHARE * (s->nodes - row_start);
     if (row == 0 && (s->pics = malloc(sizeof *s->pics)) != NULL) {
       make_pictures(s->pics, pos, side);
+      keep_nearest_pictures(s->pics, pos);
       if (s->pics->n) arb__reach_order(r, picture_key, s->pics);
     }
     if (row == 0 && s->pics && s->pics->n && share < PICTURE_NODES) share = PICTURE_NODES;
