@@ -652,6 +652,61 @@ arb_status arb_endgame_probe(const arb_endgame *eg, const arb_position *pos,
 void arb_endgame_stats_of(const arb_endgame *eg, arb_endgame_stats *out);
 const char *arb_endgame_wdl_name(int wdl);
 
+
+/* ---- pgn.h: splitting, jobs, ordered output ---- */
+typedef struct arb_pgn_stats {
+  uint64_t bytes, games, games_with_errors, games_skipped, plies, errors, warnings;
+} arb_pgn_stats;
+typedef struct arb_pgn_piece {
+  const char *data;
+  size_t len;
+  uint64_t first_line;
+  uint64_t offset;
+  uint8_t forced;
+} arb_pgn_piece;
+typedef struct arb_pgn_splitter arb_pgn_splitter;
+arb_pgn_splitter *arb_pgn_splitter_new(size_t target, size_t max);
+void arb_pgn_splitter_free(arb_pgn_splitter *s);
+arb_status arb_pgn_splitter_feed(arb_pgn_splitter *s, const void *data, size_t len);
+int arb_pgn_splitter_next(arb_pgn_splitter *s, int end, arb_pgn_piece *out);
+typedef int... arb_pgn_format;
+typedef struct arb_pgn_tag_filter {
+  const char *name, *value;
+} arb_pgn_tag_filter;
+typedef struct arb_pgn_job_options {
+  const char *file;
+  arb_pgn_format format;
+  uint8_t json;
+  uint8_t tree;
+  unsigned read_flags;
+  unsigned write_flags;
+  arb_ruleset rules;
+  uint8_t filtering;
+  const char *white, *black, *player;
+  const char *result;
+  const char *date_from, *date_to;
+  long min_elo, max_elo;
+  const char *eco_from, *eco_to;
+  int setup;
+  const arb_position *position;
+  uint8_t has_key;
+  uint64_t key;
+  const arb_pgn_tag_filter *tags;
+  int ntags;
+  uint8_t dedupe;
+  ...;
+} arb_pgn_job_options;
+typedef struct arb_pgn_job arb_pgn_job;
+typedef struct arb_pgn_record arb_pgn_record;
+typedef void (*arb_pgn_record_fn)(void *ctx, const arb_pgn_record *record);
+arb_pgn_job *arb_pgn_job_new(const arb_pgn_job_options *o, uint64_t first_line,
+                             arb_pgn_record_fn sink, void *ctx);
+void arb_pgn_job_free(arb_pgn_job *job);
+arb_status arb_pgn_job_feed(arb_pgn_job *job, const void *data, size_t len);
+arb_status arb_pgn_job_finish(arb_pgn_job *job, arb_pgn_stats *stats);
+const void *arb_pgn_job_records(const arb_pgn_job *job, size_t *len);
+int arb_pgn_summary_write(const arb_pgn_stats *stats, double seconds, int json, char *buf,
+                          size_t size);
 /* shim.c */
 arb_status pyarb_write_moves(arb_pgn_writer *w, const arb_position *start, const arb_move *moves,
                              int count);
@@ -669,6 +724,15 @@ int pyarb_pgn_result(const pyarb_pgn *p, int i);
 uint64_t pyarb_pgn_number(const pyarb_pgn *p, int i);
 int pyarb_pgn_flags(const pyarb_pgn *p, int i);
 void pyarb_pgn_drop(pyarb_pgn *p);
+typedef struct pyarb_output pyarb_output;
+pyarb_output *pyarb_output_new(int dedupe);
+void pyarb_output_free(pyarb_output *o);
+void pyarb_output_file(pyarb_output *o);
+int pyarb_output_job(pyarb_output *o, const void *records, size_t len, const arb_pgn_stats *stats);
+const char *pyarb_output_text(pyarb_output *o, int to_stderr, size_t *len);
+void pyarb_output_clear(pyarb_output *o);
+void pyarb_output_totals(const pyarb_output *o, arb_pgn_stats *stats, uint64_t *written,
+                         uint64_t *duplicates);
 int pyarb_code(const arb_game *g, unsigned key);
 int pyarb_parse_san(const arb_game *g, const char *text, size_t len, arb_san_error *err);
 """

@@ -3,15 +3,20 @@
 # The Python package as a user installs it: pip builds it offline from a copy of python/ (the
 # library's sources compiled in by cffi) into a scratch directory, then pytest runs its tests
 # there — python-chess's API, PGN, errors, memory, the GIL; the differential test against
-# python-chess when $PYTHON_CHESS names its source.
-# usage: python.sh SOURCE_DIR
+# python-chess when $PYTHON_CHESS names its source; the Dask stage on a local cluster of two
+# workers against ARBITER's `arbiter pgn` (test_dask.py).
+# usage: python.sh SOURCE_DIR [ARBITER]
 set -u
 top=$(cd "$1" && pwd)
+if [ -n "${2:-}" ]; then
+  ARBITER=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+  export ARBITER
+fi
 . "$top/tests/cli/lib.sh"
 PY=${PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=$(command -v python3)
-if ! "$PY" -c "import cffi, pytest, setuptools, pip" 2>/dev/null; then
-  echo "FAIL: $PY lacks cffi, pytest, setuptools or pip: run 'sh scripts/deps.sh python'"
+if ! "$PY" -c "import cffi, pytest, setuptools, pip, dask, distributed, zstandard" 2>/dev/null; then
+  echo "FAIL: $PY lacks cffi, pytest, setuptools, pip, dask, distributed or zstandard: run 'sh scripts/deps.sh python'"
   exit 1
 fi
 cp -r "$top/python" "$T/python"

@@ -381,6 +381,7 @@ def _setup_start(su, keep: list, fen, board, chess960, moves, time_control):
     if time_control is not None:
         if not isinstance(time_control, TimeControl):
             time_control = TimeControl(str(time_control))
+        keep.append(time_control)  # su points into it until the start is applied
         su.control = time_control._tc
     return pos
 

@@ -229,3 +229,58 @@ arb_status pyarb_write_moves(arb_pgn_writer *w, const arb_position *start, const
   }
   return ARB_OK;
 }
+
+/* ---- the ordered output, collected ---- */
+
+struct pyarb_output {
+  arb_pgn_output *out;
+  buf text[2];
+  int failed;
+};
+
+static void collect(void *ctx, int to_stderr, const char *data, size_t len) {
+  pyarb_output *o = ctx;
+  if (!put(&o->text[to_stderr ? 1 : 0], data, len)) o->failed = 1;
+}
+
+pyarb_output *pyarb_output_new(int dedupe) {
+  pyarb_output *o = calloc(1, sizeof *o);
+  if (!o) return NULL;
+  if (!(o->out = arb_pgn_output_new(dedupe, collect, o))) {
+    free(o);
+    return NULL;
+  }
+  return o;
+}
+
+void pyarb_output_free(pyarb_output *o) {
+  if (!o) return;
+  arb_pgn_output_free(o->out);
+  free(o->text[0].data);
+  free(o->text[1].data);
+  free(o);
+}
+
+void pyarb_output_file(pyarb_output *o) { arb_pgn_output_file(o->out); }
+
+int pyarb_output_job(pyarb_output *o, const void *records, size_t len, const arb_pgn_stats *stats) {
+  size_t pos = 0;
+  arb_pgn_record r;
+  while (arb_pgn_records_next(records, len, &pos, &r))
+    arb_pgn_output_record(o->out, &r);
+  arb_pgn_output_job_done(o->out, stats);
+  return pos == len && !o->failed ? 0 : -1;
+}
+
+const char *pyarb_output_text(pyarb_output *o, int to_stderr, size_t *len) {
+  buf *b = &o->text[to_stderr ? 1 : 0];
+  *len = b->len;
+  return b->data ? b->data : "";
+}
+
+void pyarb_output_clear(pyarb_output *o) { o->text[0].len = o->text[1].len = 0; }
+
+void pyarb_output_totals(const pyarb_output *o, arb_pgn_stats *stats, uint64_t *written,
+                         uint64_t *duplicates) {
+  arb_pgn_output_totals(o->out, stats, written, duplicates);
+}

@@ -45,6 +45,25 @@ void pyarb_pgn_drop(pyarb_pgn *p);
 arb_status pyarb_write_moves(arb_pgn_writer *w, const arb_position *start, const arb_move *moves,
                              int count);
 
+/* ---- `arbiter pgn`'s ordered output, collected in memory (shim.c) ----
+ * An arb_pgn_output whose writes go to two growing buffers (the output and the diagnostics),
+ * taken by Python after each job: the Dask stage's driver puts the workers' records together
+ * with it.  pyarb_output_new allocates (NULL out of memory), pyarb_output_free releases. */
+typedef struct pyarb_output pyarb_output;
+pyarb_output *pyarb_output_new(int dedupe);
+void pyarb_output_free(pyarb_output *o);
+/* A new input: its games are numbered from 1 again. */
+void pyarb_output_file(pyarb_output *o);
+/* One job's serialised records (arb_pgn_job_records), then its counts: 0, or -1 when the buffer
+ * does not hold whole records or memory ran out (what was written stays). */
+int pyarb_output_job(pyarb_output *o, const void *records, size_t len, const arb_pgn_stats *stats);
+/* The text written so far to the output (to_stderr 0) or the diagnostics (1); valid until the
+ * next call. */
+const char *pyarb_output_text(pyarb_output *o, int to_stderr, size_t *len);
+void pyarb_output_clear(pyarb_output *o);
+void pyarb_output_totals(const pyarb_output *o, arb_pgn_stats *stats, uint64_t *written,
+                         uint64_t *duplicates);
+
 /* ---- the Board's calls (shim_board.c, which is also the CPython module arbiter._board) ----
  * A move is given as Python's Move holds it, key = from | to << 6 | promo << 12 (castling as
  * the king's two squares or king-takes-rook; promo ARB_KNIGHT .. ARB_QUEEN or 0); key 0 is
