@@ -399,7 +399,7 @@ def split(source, *, target: int = 0, max: int = 0, block: int = 1 << 20) -> Ite
             if lib.arb_pgn_splitter_feed(s, data, len(data)) != 0:
                 raise MemoryError("arbiter: out of memory")
         while lib.arb_pgn_splitter_next(s, int(end), piece):
-            yield Piece(ffi.unpack(piece.data, piece.len), piece.first_line, piece.offset,
+            yield Piece(ffi.buffer(piece.data, piece.len)[:], piece.first_line, piece.offset,
                         bool(piece.forced))
 
 
@@ -420,7 +420,7 @@ def read_piece(options: Options, file: str, data: bytes, first_line: int = 1):
             or lib.arb_pgn_job_finish(job, stats) != 0):
         raise MemoryError("arbiter: out of memory reading %s" % file)
     n = ffi.new("size_t *")
-    records = ffi.unpack(ffi.cast("char *", lib.arb_pgn_job_records(job, n)), n[0])
+    records = ffi.buffer(lib.arb_pgn_job_records(job, n), n[0])[:]
     return records, {k: getattr(stats, k) for k in _STATS}
 
 
@@ -445,8 +445,8 @@ class Output:
         if lib.pyarb_output_job(self._o, ffi.from_buffer(records), len(records), st) != 0:
             raise ArbiterError("damaged records (or out of memory)")
         n = ffi.new("size_t *")
-        out = ffi.unpack(lib.pyarb_output_text(self._o, 0, n), n[0])
-        err = ffi.unpack(lib.pyarb_output_text(self._o, 1, n), n[0])
+        out = ffi.buffer(lib.pyarb_output_text(self._o, 0, n), n[0])[:]  # (memcpy: unpack is
+        err = ffi.buffer(lib.pyarb_output_text(self._o, 1, n), n[0])[:]  # a loop over bytes)
         lib.pyarb_output_clear(self._o)
         return out, err
 

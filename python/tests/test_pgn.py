@@ -89,3 +89,31 @@ def test_write_and_read_back(data):
 
 def test_no_game_at_all():
     assert pgn.read_game(io.BytesIO(b"")) is None
+
+
+def test_options_refused_as_the_command_refuses_them():
+    with pytest.raises(ValueError):
+        pgn.Options("filter")  # a filter needs a filter
+    with pytest.raises(ValueError):
+        pgn.Options("check", to="jsonl")  # check has no output format
+    with pytest.raises(ValueError):
+        pgn.Options("convert", to="xml")
+    with pytest.raises(ValueError):
+        pgn.Options("convert", eco="A0")
+    with pytest.raises(arbiter.InvalidFenError):
+        pgn.Options("filter", position="not a fen")
+    assert pgn.Options("filter", min_elo=2000).format == "pgn"
+
+
+def test_a_piece_read_and_put_in_order():
+    text = b'[White "A"]\n[Black "B"]\n\n1. e4 e5 2. Ke3 *\n'
+    records, stats = pgn.read_piece(pgn.Options("check"), "x.pgn", text)
+    assert stats["games"] == 1 and stats["errors"] == 1
+    out = pgn.Output()
+    o, e = out.add(records, stats)
+    assert o == "x.pgn:4:13: game 1 (A \u2013 B): ply 3: 2. Ke3: no legal move fits\n".encode()
+    o, e = out.add(records, stats)  # the next piece's game is game 2
+    assert o.startswith(b"x.pgn:4:13: game 2 ") and e == b""
+    assert out.summary(0).startswith("2 games, 2 with errors (2 errors, 0 warnings)")
+    with pytest.raises(arbiter.ArbiterError):
+        out.add(records[:-1], stats)  # damaged records
