@@ -64,6 +64,8 @@ export interface Outcome {
   result: '1-0' | '0-1' | '1/2-1/2';
   winner: Color | null;
   termination: Termination;
+  /** The article of the FIDE Laws the ending rests on ('5.1.1', '9.6.1', ...). */
+  article: string;
 }
 
 export interface Status {
@@ -137,7 +139,8 @@ export declare class Chess {
   uciMoves(): string[];
   /** chessground's movable.dests. */
   dests(): Map<Square, Square[]>;
-  /** chessground's premovable.customDests: the side not to move's moves legal after some reply. */
+  /** chessground's premovable.customDests: the side not to move's moves legal after some reply;
+   * every man of that side has an entry ([] when it can have no premove). */
   premoveDests(): Map<Square, Square[]>;
   move(move: MoveInput): Move;
   san(move: MoveInput): string;

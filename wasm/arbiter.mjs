@@ -94,10 +94,10 @@ function writeText(ptr, text) {
 const NAMES = (() => {
   const b = X.wa_new();
   X.wa_names(b);
-  const lines = readText(X.wa_out(b)).split('\n').map((l) => l.split(' '));
+  const lines = readText(X.wa_out(b)).split('\n').map((l) => l.split('|'));
   X.wa_free(b);
-  const [terminations, results, proofs, verdicts, problems, rules] = lines;
-  return { terminations, results, proofs, verdicts, problems, rules };
+  const [terminations, articles, results, proofs, verdicts, problems, rules] = lines;
+  return { terminations, articles, results, proofs, verdicts, problems, rules };
 })();
 
 const PROMOTION = { n: 2, b: 3, r: 4, q: 5 };
@@ -135,6 +135,10 @@ function parseDests(text) {
     dests.set(item.slice(0, 2), to);
   }
   return dests;
+}
+
+function ending(result, winner, t) {
+  return { result, winner, termination: NAMES.terminations[t], article: NAMES.articles[t] };
 }
 
 function moveOf(uci, san, color) {
@@ -372,8 +376,10 @@ export class Chess {
   }
 
   /** The premoves of the side not to move, as dests(): each of its moves that is legal after
-   * at least one legal reply of the side to move (what chessground's premovable.customDests
-   * takes). */
+   * at least one legal reply of the side to move — what chessground's premovable.customDests
+   * takes; every one of its men has an entry, [] when it can have no premove (chessground
+   * guesses from the piece's moves for a square missing from the map).  Empty when the side to
+   * move has no legal move. */
   premoveDests() {
     X.wa_premove_dests(this.#ptr());
     return parseDests(readText(this.#out));
@@ -494,17 +500,18 @@ export class Chess {
 
   /** How the game stands under its rules: null while it goes on, else {result: '1-0' | '0-1'
    * | '1/2-1/2', winner: 'white' | 'black' | null, termination: 'checkmate', 'stalemate',
-   * 'insufficient_material', 'dead_position', 'fivefold_repetition', 'seventyfive_moves', ...}.
-   * {claimDraw: true}: also the draws the side to move could claim (50 moves, threefold). */
+   * 'insufficient_material', 'dead_position', 'fivefold_repetition', 'seventyfive_moves', ...,
+   * article: the article of the FIDE Laws it rests on ('5.1.1', ...)}.  {claimDraw: true}: also
+   * the draws the side to move could claim (50 moves, threefold). */
   outcome(options = {}) {
     const t = this.#f(F.termination);
     if (t) {
       const r = this.#f(F.result);
-      return { result: NAMES.results[r], winner: r === 1 ? 'white' : r === 2 ? 'black' : null, termination: NAMES.terminations[t] };
+      return ending(NAMES.results[r], r === 1 ? 'white' : r === 2 ? 'black' : null, t);
     }
     if (options.claimDraw) {
-      if (this.canClaimFifty()) return { result: '1/2-1/2', winner: null, termination: 'fifty_moves' };
-      if (this.canClaimThreefold()) return { result: '1/2-1/2', winner: null, termination: 'threefold_repetition' };
+      if (this.canClaimFifty()) return ending('1/2-1/2', null, NAMES.terminations.indexOf('fifty_moves'));
+      if (this.canClaimThreefold()) return ending('1/2-1/2', null, NAMES.terminations.indexOf('threefold_repetition'));
     }
     return null;
   }

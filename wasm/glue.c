@@ -107,37 +107,42 @@ static int fail(wa_board *b, arb_status st, const char *message) {
   return (int)st;
 }
 
-/* The library's names, for JavaScript's tables, one group a line, blank-separated:
- * terminations, results, proofs, verdicts, FEN problems (each '_'-joined), rule sets. */
+/* The library's names, for JavaScript's tables, one group a line, '|'-separated:
+ * terminations, their articles of the Laws, results, proofs, verdicts, FEN problems, rule sets. */
 int wa_names(wa_board *b) {
   int at = 0;
   for (int t = 0; t < ARB_TERM_COUNT; t++) {
-    put(b, &at, t ? " " : "");
+    put(b, &at, t ? "|" : "");
     put(b, &at, t ? arb_termination_name((arb_termination)t) : "none");
   }
   put(b, &at, "\n");
+  for (int t = 0; t < ARB_TERM_COUNT; t++) {
+    put(b, &at, t ? "|" : "");
+    put(b, &at, arb_termination_article((arb_termination)t));
+  }
+  put(b, &at, "\n");
   for (int r = 0; r <= ARB_RESULT_DRAW; r++) {
-    put(b, &at, r ? " " : "");
+    put(b, &at, r ? "|" : "");
     put(b, &at, arb_result_string((arb_result)r));
   }
   put(b, &at, "\n");
   for (int p = 0; p <= ARB_PROOF_PAWN_STRUCTURES; p++) {
-    put(b, &at, p ? " " : "");
+    put(b, &at, p ? "|" : "");
     put(b, &at, p ? arb_win_proof_name((arb_win_proof)p) : "none");
   }
   put(b, &at, "\n");
   for (int v = 0; v <= ARB_WIN_UNWINNABLE; v++) {
-    put(b, &at, v ? " " : "");
+    put(b, &at, v ? "|" : "");
     put(b, &at, arb_win_verdict_name((arb_win_verdict)v));
   }
   put(b, &at, "\n");
   for (int i = 0; i < ARB_FEN_PROBLEM_COUNT; i++) {
-    put(b, &at, i ? " " : "");
+    put(b, &at, i ? "|" : "");
     put(b, &at, arb_fen_problem_name(1u << i));
   }
   put(b, &at, "\n");
   for (int r = 0; r < ARB_RULES_COUNT; r++) {
-    put(b, &at, r ? " " : "");
+    put(b, &at, r ? "|" : "");
     put(b, &at, arb_rules_get((arb_ruleset)r)->name);
   }
   return at;
@@ -257,12 +262,13 @@ static void add_dests(const arb_position *p, const arb_move *moves, int n, uint6
   }
 }
 
-/* Writes destinations by origin: "e2 e3e4,g1 f3h3,...".  Returns the count of origins. */
-static int write_dests(const uint64_t to[64], char *out) {
+/* Writes destinations by origin: "e2 e3e4,g1 f3h3,..."; each origin in `every` is written even
+ * without a destination ("b1 ").  Returns the count of origins written. */
+static int write_dests(const uint64_t to[64], uint64_t every, char *out) {
   size_t at = 0;
   int origins = 0;
   for (int sq = 0; sq < 64; sq++) {
-    if (!to[sq]) continue;
+    if (!to[sq] && !(every >> sq & 1)) continue;
     if (origins++) out[at++] = ',';
     out[at++] = (char)('a' + sq % 8);
     out[at++] = (char)('1' + sq / 8);
@@ -281,11 +287,13 @@ int wa_dests(wa_board *b) {
   const arb_position *p = pos_of(b);
   uint64_t to[64] = {0};
   add_dests(p, b->moves, arb_generate_legal(p, b->moves), to);
-  return write_dests(to, b->out);
+  return write_dests(to, 0, b->out);
 }
 
 /* The premoves of the side not to move: every move of its that is legal after at least one
- * legal reply of the side to move (the union over those replies), as wa_dests writes them. */
+ * legal reply of the side to move (the union over those replies), as wa_dests writes them, and
+ * every square of its men even when none can go anywhere (a board UI then knows they cannot,
+ * rather than guessing). */
 int wa_premove_dests(wa_board *b) {
   const arb_position *p = pos_of(b);
   int n = arb_generate_legal(p, b->moves);
@@ -297,7 +305,7 @@ int wa_premove_dests(wa_board *b) {
     arb_move mine[ARB_MAX_MOVES];
     add_dests(&q, mine, arb_generate_legal(&q, mine), to);
   }
-  return write_dests(to, b->out);
+  return write_dests(to, n ? p->by_color[p->turn ^ 1] : 0, b->out);
 }
 
 /* The move m, legal in the current position, as play() writes it, into out. */

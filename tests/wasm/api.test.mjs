@@ -175,13 +175,17 @@ test('dests and premove dests as chessground takes them', () => {
   assert.ok(pre.get('d1').includes('h5'));
   assert.deepEqual(pre.get('e1'), ['e2']);
   assert.ok(!pre.has('e7'));
+  // every white man is listed: the rook in its corner with no premove at all
+  assert.deepEqual(pre.get('a1'), []);
+  assert.equal(pre.size, 16);
 });
 
 test('the laws on positions whose answer the Laws give', () => {
   // Fool's mate
   const m = new Chess();
   for (const x of ['f3', 'e5', 'g4', 'Qh4#']) m.move(x);
-  assert.deepEqual(m.outcome(), { result: '0-1', winner: 'black', termination: 'checkmate' });
+  // the articles of the FIDE Laws (2023) each ending rests on
+  assert.deepEqual(m.outcome(), { result: '0-1', winner: 'black', termination: 'checkmate', article: '5.1.1' });
   assert.equal(m.isCheckmate(), true);
   assert.equal(m.isGameOver(), true);
   assert.equal(m.result(), '0-1');
@@ -190,7 +194,7 @@ test('the laws on positions whose answer the Laws give', () => {
   // stalemate
   const s = new Chess('k7/2Q5/1K6/8/8/8/8/8 b - - 0 1');
   assert.equal(s.isStalemate(), true);
-  assert.deepEqual(s.outcome(), { result: '1/2-1/2', winner: null, termination: 'stalemate' });
+  assert.deepEqual(s.outcome(), { result: '1/2-1/2', winner: null, termination: 'stalemate', article: '5.2.1' });
   // king and bishop against king: insufficient, dead
   const kb = new Chess('k7/8/8/8/8/8/8/KB6 w - - 0 1');
   assert.equal(kb.isInsufficientMaterial(), true);
@@ -210,11 +214,12 @@ test('the laws on positions whose answer the Laws give', () => {
   assert.equal(r.isThreefoldRepetition(), true);
   assert.equal(r.canClaimThreefold(), true);
   assert.equal(r.isGameOver(), false);
-  assert.deepEqual(r.outcome({ claimDraw: true }), { result: '1/2-1/2', winner: null, termination: 'threefold_repetition' });
+  assert.deepEqual(r.outcome({ claimDraw: true }), { result: '1/2-1/2', winner: null, termination: 'threefold_repetition', article: '9.2' });
   for (let i = 0; i < 8; i++) r.move(shuffle[i % 4]);
   assert.equal(r.repetitions(), 5);
   assert.equal(r.isFivefoldRepetition(), true);
   assert.equal(r.outcome().termination, 'fivefold_repetition');
+  assert.equal(r.outcome().article, '9.6.1');
   // a move that would repeat for the third time: claimable before it is played (9.2.1.1)
   const b = new Chess();
   for (const x of ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nf3', 'Nf6', 'Ng1']) b.move(x);
@@ -230,6 +235,7 @@ test('the laws on positions whose answer the Laws give', () => {
   const s75 = new Chess('k7/8/8/8/8/8/1R6/K7 w - - 149 100');
   s75.move('Rb3');
   assert.equal(s75.outcome().termination, 'seventyfive_moves');
+  assert.equal(s75.outcome().article, '9.6.2');
   // under the online rules a threefold repetition ends the game at once
   const online = new Chess(START_FEN, { rules: 'online' });
   for (let i = 0; i < 8; i++) online.move(shuffle[i % 4]);

@@ -16,7 +16,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Chess as ChessJs } from 'chess.js';
 import { chessgroundDests } from 'chessops/compat';
-import { wasm, makeRng, opsFrom, opsFen, identity, opsMoves, uciOf, isZeroing, makeSan, parseSan } from './lib.mjs';
+import { wasm, makeRng, opsFrom, opsFen, identity, opsMoves, uciOf, isZeroing, makeSan, parseSan, makeSquare } from './lib.mjs';
 
 const GAMES = Number(process.env.WASM_DIFF_GAMES || 50);
 const SEED = Number(process.env.WASM_DIFF_SEED || 1);
@@ -71,6 +71,9 @@ function opsPremoveDests(pos, chess960) {
       union.set(from, set);
     }
   }
+  // every man of the waiting side is listed, with no destination when it has none
+  if (union.size || opsMoves(pos).length)
+    for (const sq of pos.board[pos.turn === 'white' ? 'black' : 'white']) if (!union.has(makeSquare(sq))) union.set(makeSquare(sq), new Set());
   return new Map([...union].map(([k, v]) => [k, [...v]]));
 }
 
@@ -207,7 +210,7 @@ class Game {
     if (s.outcome) met(`outcome ${s.outcome.termination}`);
 
     // the outcome: what must end the game (FIDE rules), and nothing else may
-    const o = s.outcome;
+    const o = s.outcome && { result: s.outcome.result, winner: s.outcome.winner, termination: s.outcome.termination };
     if (checkmate) this.same('outcome at mate', o, { result: ops.turn === 'white' ? '0-1' : '1-0', winner: ops.turn === 'white' ? 'black' : 'white', termination: 'checkmate' });
     else if (ops.isStalemate()) this.same('outcome at stalemate', o, { result: '1/2-1/2', winner: null, termination: 'stalemate' });
     else {
