@@ -75,6 +75,8 @@ test('a pasted PGN: step through it, see the repetitions, add a variation, expor
   await p.waitData('nodes', '10');
   await p.waitPly(3);
   await p.expectPieces({ e4: 'white pawn', e2: null, f3: 'white knight' });
+  // the rules module answered at once; the server's words follow
+  await p.waitData('laws', 'server');
   text = await notes(p);
   assert.match(text, /Halfmove clock 0: a capture or a pawn move was just made/);
   assert.match(text, /This position has not occurred before/);

@@ -5,11 +5,17 @@
 // position the server says what the laws say (POST /api/analysis, /api/analysis/position):
 // repetitions, the 50/75-move count, the draws that could be claimed, dead or not and why, each
 // side's chances to mate.  The engine's evaluation on request (POST /api/engine/eval), and the
-// annotated game as PGN written by the server (POST /api/analysis/pgn).  The page holds no
-// rules: it shows what it is told and remembers which moves were added.
+// annotated game as PGN written by the server (POST /api/analysis/pgn).
+//
+// A move made on the board is answered at once by the rules module (rules.js: the library the
+// server runs, compiled to WebAssembly): the new position, its SAN, its legal moves, check,
+// mate, repetitions, claims and the dead position; the server's full words follow and replace
+// the module's short ones.  Without the server (its analysis unreachable) the board still
+// works from a FEN or the start, on the module alone; without the module, on the server alone.
 
 import { Board } from '/js/board.js';
 import { loadSettings } from '/js/settings.js';
+import { wasm, counted, destsText } from '/js/rules.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX_NODES = 601; // the server's bound: 600 moves in all, and the start
@@ -22,13 +28,19 @@ const evals = new Map(); // node id -> the engine's answer
 let cur = 0;
 let orientation = 'white';
 let busy = false;
+let rules = null; // the rules module (rules.js), or null
 
 async function post(path, body) {
-  const res = await fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  let res;
+  try {
+    res = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    return { status: 0, json: { error: { message: 'the server did not answer' } } };
+  }
   let json = null;
   try {
     json = await res.json();
@@ -53,8 +65,17 @@ function showError(message) {
 async function analyse(src, note) {
   showError('');
   setData('status', 'loading');
-  const rules = $('rules').value;
-  const { status, json } = await post('/api/analysis', { ...src, rules });
+  const ruleSet = $('rules').value;
+  let { status, json } = await post('/api/analysis', { ...src, rules: ruleSet });
+  if (status !== 200 && (status === 0 || status >= 500)) {
+    // the server's analysis is out of reach: a FEN or the start on the rules module alone
+    const local = localTree(src, ruleSet);
+    if (local) {
+      status = 200;
+      json = local;
+      note = `${note ? `${note} ` : ''}The server did not answer: the laws below are this browser's (its copy of the rules).`;
+    }
+  }
   if (status !== 200) {
     setData('status', 'error');
     showError(json.error ? json.error.message : `the server answered ${status}`);
@@ -125,6 +146,7 @@ async function addMove(uci) {
     flash('The analysis board holds at most 600 moves in all.');
     return go(cur);
   }
+  if (rules) return addLocal(uci);
   busy = true;
   const moves = pathTo(cur).map((i) => node(i).uci).concat([uci]);
   const { status, json } = await post('/api/analysis/position', { fen: tree.start, moves, rules: tree.rules });
@@ -143,6 +165,150 @@ async function addMove(uci) {
 
 function flash(text) {
   $('flash').textContent = text;
+}
+
+// ---- the rules module's answers ----
+
+// The game of the line to node id, as the server judges it: the moves from the start, a new
+// game from where one ended; and the first ending met on the way ({ply, termination} or null).
+function lineGame(id) {
+  let game = new rules.Chess(tree.start, { rules: tree.rules, lenient: true });
+  let afterEnd = null;
+  for (const i of pathTo(id)) {
+    const o = game.outcome();
+    if (o) {
+      afterEnd = afterEnd || { ply: node(i).ply - 1, termination: o.termination };
+      const fen = game.fen();
+      game.free();
+      game = new rules.Chess(fen, { rules: tree.rules, lenient: true });
+    }
+    game.move(node(i).uci);
+  }
+  return { game, afterEnd };
+}
+
+// A node made by the module: the move uci played after node `parent`.
+function localNode(parent, uci) {
+  const { game, afterEnd } = lineGame(parent);
+  try {
+    let g = game;
+    let ended = afterEnd;
+    const o = g.outcome();
+    if (o) {
+      ended = ended || { ply: node(parent).ply, termination: o.termination };
+      g = new rules.Chess(g.fen(), { rules: tree.rules, lenient: true });
+      game.free();
+    }
+    const color = g.turn() === 'w' ? 'white' : 'black';
+    const number = g.moveNumber();
+    const m = g.move(uci);
+    const made = {
+      ply: node(parent).ply + 1, fen: g.fen(), san: m.san, uci: m.uci, move_number: number, color,
+      label: `${number}${color === 'white' ? '.' : '...'}${m.san}`, laws: localLaws(g, ended),
+    };
+    if (g !== game) g.free();
+    return made;
+  } finally {
+    game.free();
+  }
+}
+
+const SIDE = { white: 'White', black: 'Black' };
+const ENDING_WORDS = {
+  checkmate: 'Checkmate', stalemate: 'Stalemate', insufficient_material: 'A dead position (insufficient material)',
+  dead_position: 'A dead position', fivefold_repetition: 'The fivefold repetition', seventyfive_moves: 'The 75-move rule',
+  threefold_repetition: 'Threefold repetition', fifty_moves: 'The 50-move rule',
+};
+
+const LOCAL_NOTE = {
+  asked: "The laws as this browser's copy of the rules sees them; the server's full account follows when it answers.",
+  alone: "The laws as this browser's copy of the rules sees them: the server did not answer.",
+};
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+// The laws of the game's position, in the shape of the server's, with short notes of the
+// module's facts (the server's words replace them when they come).
+function localLaws(g, afterEnd, alone = false) {
+  const s = g.status();
+  const claims = [];
+  if (s.canClaimThreefold) claims.push({ reason: 'threefold', by: s.turn, now: s.threefold });
+  if (s.canClaimFifty) claims.push({ reason: 'fifty', by: s.turn, now: s.fifty });
+  const notes = [];
+  const say = (topic, text, notable = false) => notes.push({ topic, text, notable });
+  const o = s.outcome;
+  if (o) say('ended', `${ENDING_WORDS[o.termination] || o.termination}: ${o.result} (Article ${o.article}).`, true);
+  else if (s.check) say('status', `${SIDE[s.turn]} is in check.`, true);
+  say('repetition', s.repetitions > 1 ? `This position has stood here ${s.repetitions} times.` : 'The first time this position stands here.', s.repetitions > 1);
+  say('fifty', `${plural(s.halfmoves, 'ply', 'plies')} since the last capture or pawn move.`);
+  if (s.canClaimThreefold) say('claim', `${SIDE[s.turn]} may claim a draw by threefold repetition (Article 9.2).`, true);
+  if (s.canClaimFifty) say('claim', `${SIDE[s.turn]} may claim a draw by the 50-move rule (Article 9.3).`, true);
+  if (s.deadPosition) say('dead', 'Dead position: neither side can checkmate (Article 5.2.2).', true);
+  say('local', LOCAL_NOTE[alone ? 'alone' : 'asked']);
+  return {
+    local: true, turn: s.turn, check: s.check, checkmate: s.checkmate, stalemate: s.stalemate,
+    legal: g.uciMoves(), dests: destsText(g.dests()), repetitions: { count: s.repetitions, at: [] },
+    halfmove_clock: s.halfmoves, claims, fivefold: s.fivefold, seventyfive: s.seventyFive,
+    outcome: o ? { result: o.result, termination: o.termination } : null, after_end: afterEnd,
+    dead: { dead: s.deadPosition, why: '' }, notes,
+  };
+}
+
+// The tree of a FEN or of the start, made by the module (the server's analysis out of reach).
+function localTree(src, ruleSet) {
+  if (!rules) return null;
+  let fen = null;
+  if (src.moves && !src.moves.length && !src.fen) fen = rules.START_FEN;
+  else if (src.fen && !(src.moves || []).length) fen = src.fen;
+  else if (src.text) fen = src.text.trim();
+  if (!fen) return null;
+  let g;
+  try {
+    g = new rules.Chess(fen, { rules: ruleSet });
+  } catch {
+    return null;
+  }
+  const root = { id: 0, parent: null, children: [], mainline: true, ply: 0, fen: g.fen(), laws: localLaws(g, null, true) };
+  g.free();
+  counted();
+  return { rules: ruleSet, start: root.fen, tags: fen === rules.START_FEN ? [] : [['FEN', root.fen]], result: '*', nodes: [root], mainline: [0], warnings: [] };
+}
+
+// A move on the board, answered by the module at once; the server's words asked for after.
+function addLocal(uci) {
+  let made;
+  try {
+    made = localNode(cur, uci);
+  } catch (e) {
+    flash(e.message);
+    return go(cur);
+  }
+  counted();
+  const here = node(cur);
+  const known = here.children.find((c) => node(c).uci === made.uci);
+  if (known !== undefined) return go(known);
+  const id = tree.nodes.length;
+  tree.nodes.push({ ...made, id, parent: cur, children: [], mainline: false, added: true });
+  here.children.push(id);
+  adds.push({ parent: cur, move: made.uci });
+  go(id);
+  askWords(id);
+}
+
+// The server's laws of node id, replacing the module's when they come.
+async function askWords(id) {
+  const moves = pathTo(id).map((i) => node(i).uci);
+  const { status, json } = await post('/api/analysis/position', { fen: tree.start, moves, rules: tree.rules });
+  const n = node(id);
+  if (!n || status !== 200 || !json.node) {
+    // the module's laws stay, saying the server did not answer
+    const local = n && n.laws.notes.find((x) => x.topic === 'local');
+    if (local) local.text = LOCAL_NOTE.alone;
+    if (n && cur === id) renderLaws(n);
+    return;
+  }
+  n.laws = json.node.laws;
+  if (cur === id) go(id);
+  else renderMoves();
 }
 
 // ---- showing a position ----
@@ -167,6 +333,7 @@ function go(id) {
   renderMoves();
   renderEval();
   setData('node', id);
+  setData('laws', L.local ? 'local' : 'server');
   setData('ply', n.ply);
   setData('repetitions', L.repetitions.count);
   setData('nodes', tree.nodes.length);
@@ -356,7 +523,8 @@ function keys(e) {
   go(to);
 }
 
-function start() {
+async function start() {
+  rules = await wasm();
   const s = loadSettings();
   document.body.classList.add(`theme-${s.board}`, `pieces-${s.pieces}`);
   board = new Board($('board'), {

@@ -1,9 +1,10 @@
 // Arbiter's page — GPL-3.0-or-later, see /source.html.
 //
 // board.js: the board (chessground) as the game page uses it — a position with the legal
-// destinations of the seat on move (the server's: the page knows no rules), the last move and
-// check highlighted, premoves set and cancelled (a right click cancels), and the promotion
-// picker.  It reports moves and premoves; it decides nothing.
+// destinations of the seat on move (the server's, or the rules module's on the analysis board
+// and after a puzzle), the last move and check highlighted, premoves set and cancelled (a right
+// click cancels) with their destinations when the page knows them, and the promotion picker.
+// It reports moves and premoves; it decides nothing.
 
 import { Chessground } from '/vendor/chessground.min.js';
 
@@ -113,7 +114,9 @@ export class Board {
   }
 
   // Shows a position.  view: {fen, turn, lastMove: "e2e4"|null, check, orientation,
-  // movable: seat colour or undefined, dests: {"e2": "e3e4"} or undefined, premoves, viewOnly}
+  // movable: seat colour or undefined, dests: {"e2": "e3e4"} or undefined, premoves,
+  // premoveDests: a Map of the premoves' destinations (rules.js) or undefined (chessground
+  // then guesses them from the pieces' moves), viewOnly}
   show(v) {
     const dests = new Map();
     for (const [from, to] of Object.entries(v.dests || {})) dests.set(from, to.match(/../g));
@@ -129,7 +132,7 @@ export class Board {
       check: v.check ? v.turn : false,
       viewOnly: v.viewOnly,
       movable: { color: v.movable, dests },
-      premovable: { enabled: v.premoves },
+      premovable: { enabled: v.premoves, customDests: v.premoveDests },
     });
     if (wasViewOnly && !v.viewOnly) this.cg.redrawAll();
   }

@@ -2,8 +2,10 @@
 //
 // game.js: the game page's controller.  The server (arbiter serve) sends the whole game with
 // every update; this file shows it — board, clocks, moves, offers, claims, the result in words
-// — and sends what the player does.  It keeps no rules of its own: the legal moves, the claims
-// a player may make and the reason a game ended all come from the server.
+// — and sends what the player does.  The legal moves, the claims a player may make and the
+// reason a game ended all come from the server, the only authority in a game; the page asks
+// the rules module (rules.js) one thing only, while the opponent thinks: where a premove may
+// go — every move of the player's that is legal after at least one reply of the opponent's.
 //
 // For tests the page writes what it shows on <body> (data-status, data-ply, data-turn,
 // data-seat, data-result, data-version, data-sent): read-only, nothing can be played through
@@ -14,6 +16,7 @@ import { Clocks } from './clock.js';
 import { loadSettings, saveSettings, cleanName } from './settings.js';
 import { Socket } from './socket.js';
 import { play as playSound } from './sound.js';
+import { wasm, counted } from './rules.js';
 
 const $ = (id) => document.getElementById(id);
 const other = (c) => (c === 'white' ? 'black' : 'white');
@@ -34,6 +37,8 @@ let spectators = 0;     // connections watching, from the server's presence mess
 let offset = 0;         // server time - performance.now(), from the latest state
 let dead = false;       // the link leads to no game or no seat: the notice is shown
 const settings = loadSettings();
+let rules = null;       // the rules module, once loaded (premove destinations)
+const premoveCache = { fen: null, dests: undefined };
 
 const clocks = new Clocks({});
 const board = new Board($('board'), {
@@ -206,15 +211,37 @@ function redraw() {
     return;
   }
   const live = game.status === 'ongoing';
+  const premoves = settings.premoves && live;
   board.autoQueen = settings.autoQueen;
   board.show({
     fen: game.fen, turn: game.turn, lastMove: game.last_move, check: game.check,
     orientation: bottom,
     movable: live && seat ? seat : undefined,
     dests: live && seat === game.turn ? game.dests : undefined,
-    premoves: settings.premoves && live,
+    premoves,
+    premoveDests: premoves && seat && seat !== game.turn ? premoveDests() : undefined,
     viewOnly: !seat || !live,
   });
+}
+
+// Where the seat's premoves may go in the game's position (rules.js), once per position;
+// undefined without the module (chessground then guesses from the pieces' moves).
+function premoveDests() {
+  if (!rules) return undefined;
+  if (premoveCache.fen !== game.fen) {
+    let c = null;
+    try {
+      c = new rules.Chess(game.fen, { chess960: !!game.chess960, lenient: true });
+      premoveCache.dests = counted(c.premoveDests());
+    } catch (e) {
+      premoveCache.dests = undefined;
+      console.warn(`premove destinations: ${e.message}`);
+    } finally {
+      if (c) c.free();
+    }
+    premoveCache.fen = game.fen;
+  }
+  return premoveCache.dests;
 }
 
 function firstTurn() {
@@ -517,3 +544,7 @@ function bind() {
 }
 
 bind();
+wasm().then((m) => {
+  rules = m;
+  if (m) redraw();
+});

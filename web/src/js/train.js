@@ -1,13 +1,17 @@
 // Arbiter's page — GPL-3.0-or-later, see /source.html.
 //
 // train.js: the trainer (/train) — puzzles solved by moving on the board, the rules quiz, and
-// the learner's figures, and the review of a played game for its rule mistakes.  The page decides nothing: the server sends the position, the legal
-// destinations and the opponent's moves, checks every move and answer, and says why a move is
-// wrong; the page shows what it is sent.  The learner is an anonymous key kept in this
-// browser (localStorage), made by POST /api/train/learner and carried to another device by the
-// link /train#learner=KEY.
+// the learner's figures, and the review of a played game for its rule mistakes.  The server
+// decides: it sends the position and the opponent's moves, checks every move and answer, and
+// says why a move is wrong.  The rules module (rules.js) answers what the board needs at once:
+// a puzzle's legal destinations and check, and, once the puzzle is over, a board to play on
+// from its end, both sides, with the moves in SAN and how the game would stand (nothing of it
+// goes to the server).  The learner is an anonymous key kept in this browser (localStorage),
+// made by POST /api/train/learner and carried to another device by the link
+// /train#learner=KEY.
 
 import { Board } from '/js/board.js';
+import { wasm, counted, destsText } from '/js/rules.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'arbiter-learner';
@@ -22,6 +26,9 @@ let puzzle = null;
 // a run: {kind: 'streak'|'storm', count, misses, ends (storm), level (streak)}
 let run = null;
 let quiz = null;
+let rules = null; // the rules module, or null
+// the board played on after a puzzle: {game: the module's Chess, start: its FEN, lastMove}
+let explore = null;
 
 // What the page shows, written on <body> for tests: data-puzzle (loading, playing, solved,
 // failed), data-quiz (loading, asked, right, wrong), data-diag (loading, asked, drill, answered,
@@ -163,7 +170,9 @@ async function nextPuzzle() {
     mark('puzzle', 'none');
     return;
   }
-  puzzle = { ...p, lastDests: p.dests, moves: [], done: false, failed: false };
+  stopExplore();
+  // played: the moves on the board since the position shown (the learner's and the replies)
+  puzzle = { ...p, lastDests: p.dests, moves: [], played: [], done: false, failed: false };
   $('retry').classList.add('hidden');
   board.cg.setAutoShapes([]);
   board.cg.setShapes([]);
@@ -189,10 +198,99 @@ async function nextPuzzle() {
 }
 
 function movable(fen, dests, last, check) {
+  // the module's destinations and check when it is there (the server's otherwise)
+  const here = local(fen);
+  if (here) {
+    dests = counted(destsText(here.dests()));
+    check = here.isCheck();
+    here.free();
+  }
   board.show({ fen, turn: turnOf(fen), lastMove: last, check, orientation: puzzle.color, movable: puzzle.color, dests, viewOnly: false });
 }
 
+// The module's Chess of a FEN (null without the module, or for a FEN it refuses).
+function local(fen) {
+  if (!rules) return null;
+  try {
+    return new rules.Chess(fen, { lenient: true });
+  } catch {
+    return null;
+  }
+}
+
+// ---- after a puzzle: play on from its end, both sides, on the module alone ----
+
+// From the position the puzzle was shown in, with the moves played on the board since (the
+// learner's, the replies, the solution shown): the game and the line are the puzzle's own.
+function exploreFrom(p) {
+  stopExplore();
+  const game = local(p.fen_shown);
+  if (!game) return;
+  try {
+    for (const uci of p.played) game.move(uci);
+  } catch (e) {
+    game.free();
+    console.warn(`the puzzle's line: ${e.message}`);
+    return;
+  }
+  explore = { game, start: p.fen_shown, lastMove: p.played[p.played.length - 1] || p.opponent_move, plies: p.played.length };
+  $('explore').classList.remove('hidden');
+  showExplore();
+}
+
+// Back to where the puzzle ended: the moves played on since taken back.
+function exploreBack() {
+  if (!explore) return;
+  while (explore.game.history().length > explore.plies) explore.game.undo();
+  const last = explore.game.history({ verbose: true }).pop();
+  explore.lastMove = last ? last.uci : puzzle.opponent_move;
+  showExplore();
+}
+
+function stopExplore() {
+  if (explore) explore.game.free();
+  explore = null;
+  $('explore').classList.add('hidden');
+  mark('explore', '0');
+}
+
+function showExplore() {
+  const g = explore.game;
+  const turn = g.turn() === 'w' ? 'white' : 'black';
+  const s = g.status();
+  board.show({ fen: g.fen(), turn, lastMove: explore.lastMove, check: s.check, orientation: puzzle.color, movable: turn, dests: counted(destsText(g.dests())), viewOnly: false });
+  const sans = g.history();
+  const played = sans.length - explore.plies;
+  let line = '';
+  let number = Number(explore.start.split(' ')[5]) || 1;
+  let white = explore.start.split(' ')[1] !== 'b';
+  sans.forEach((san, i) => {
+    if (white) line += `${number}. `;
+    else if (i === 0) line += `${number}… `;
+    line += `${san} `;
+    if (!white) number++;
+    white = !white;
+  });
+  const o = s.outcome;
+  const end = o ? ` ${o.result}: ${o.termination.replaceAll('_', ' ')} (Article ${o.article}).` : s.check ? ` ${turn === 'white' ? 'White' : 'Black'} is in check.` : '';
+  $('explore-line').textContent = (line.trim() || 'Move a piece of either side.') + end;
+  mark('explore', String(played));
+}
+
+function exploreMove(uci) {
+  board.cg.setAutoShapes([]);
+  try {
+    const m = explore.game.move(uci);
+    explore.lastMove = m.uci;
+  } catch (e) {
+    $('explore-line').textContent = e.message;
+  }
+  showExplore();
+}
+
+
 async function played(uci) {
+  if (explore && puzzle && puzzle.done) return exploreMove(uci);
   if (!puzzle || puzzle.done) return;
   const moves = [...puzzle.moves, uci];
   let r;
@@ -218,6 +316,8 @@ async function played(uci) {
     if (!run) $('retry').classList.remove('hidden');
     board.show({ fen: board.cg.getFen(), turn: turnOf(puzzle.fen_shown), orientation: puzzle.color, lastMove: uci, viewOnly: true });
     if (r.solution && r.solution[0]) board.cg.setAutoShapes([{ orig: r.solution[0].slice(0, 2), dest: r.solution[0].slice(2, 4), brush: 'green' }]);
+    puzzle.played.push(uci);
+    exploreFrom(puzzle);
     return runResult(false);
   }
   puzzle.moves = moves;
@@ -227,11 +327,14 @@ async function played(uci) {
     const what = r.goal === 'draw' ? 'Drawn: the rescue works.' : 'Checkmate. Solved!';
     say($('feedback'), 'right', what, puzzle.mode === 'winordraw' ? `The goal was ${r.goal === 'draw' ? 'a draw' : 'mate'}.` : '', ratingText(r.rating));
     board.show({ fen: r.fen, turn: turnOf(r.fen), orientation: puzzle.color, lastMove: uci, check: r.goal === 'mate', viewOnly: true });
+    puzzle.played.push(uci);
+    exploreFrom(puzzle);
     return runResult(true);
   }
   say($('feedback'), 'right', 'Right. Keep going.', '');
   mark('puzzle', 'reply');
   board.show({ fen: board.cg.getFen(), turn: turnOf(r.fen), orientation: puzzle.color, lastMove: uci, viewOnly: true });
+  puzzle.played.push(uci, r.reply);
   setTimeout(() => {
     board.cg.move(r.reply.slice(0, 2), r.reply.slice(2, 4));
     puzzle.lastDests = r.dests;
@@ -244,8 +347,10 @@ async function played(uci) {
 // (the server rates a puzzle once), the moves are checked as before.
 function retry() {
   if (!puzzle || !puzzle.failed) return;
+  stopExplore();
   puzzle.done = false;
   puzzle.moves = [];
+  puzzle.played = [];
   puzzle.lastDests = puzzle.dests;
   $('retry').classList.add('hidden');
   board.cg.setAutoShapes([]);
@@ -280,7 +385,15 @@ async function solution() {
   mark('puzzle', 'failed');
   say($('feedback'), 'wrong', `The solution: ${(r.solution_san || []).join(' ')}`, '', ratingText(r.rating));
   board.show({ fen: board.cg.getFen(), turn: puzzle.color, orientation: puzzle.color, viewOnly: true });
-  (r.solution || []).forEach((m, i) => setTimeout(() => board.cg.move(m.slice(0, 2), m.slice(2, 4)), 500 * (i + 1)));
+  const line = r.solution || [];
+  line.forEach((m, i) => setTimeout(() => board.cg.move(m.slice(0, 2), m.slice(2, 4)), 500 * (i + 1)));
+  // then the board to play on from the end of the solution
+  const shown = puzzle;
+  setTimeout(() => {
+    if (puzzle !== shown || !puzzle.done) return;
+    puzzle.played.push(...line);
+    exploreFrom(puzzle);
+  }, 500 * (line.length + 1));
   runResult(false);
 }
 
@@ -756,11 +869,13 @@ function show(name) {
 }
 
 function movableAgain() {
-  if (puzzle.done) board.show({ fen: board.cg.getFen(), turn: puzzle.color, orientation: puzzle.color, viewOnly: true });
+  if (explore) showExplore();
+  else if (puzzle.done) board.show({ fen: board.cg.getFen(), turn: puzzle.color, orientation: puzzle.color, viewOnly: true });
   else nextPuzzle();
 }
 
 async function main() {
+  wasm().then((m) => (rules = m));
   board = new Board($('board'), {
     move: (uci) => (tab === 'quiz' ? answer(uci, null) : tab === 'diagnostic' ? diagAnswer({ move: uci }, null) : played(uci)),
     premove: () => {},
@@ -779,6 +894,7 @@ async function main() {
   $('next-puzzle').addEventListener('click', () => nextPuzzle());
   $('hint').addEventListener('click', hint);
   $('retry').addEventListener('click', retry);
+  $('explore-back').addEventListener('click', exploreBack);
   $('solution').addEventListener('click', solution);
   $('next-question').addEventListener('click', nextQuestion);
   $('topic').addEventListener('change', nextQuestion);
