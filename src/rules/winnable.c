@@ -831,11 +831,11 @@ static uint64_t left(uint64_t total, uint64_t used) { return used < total ? tota
 /* Mate pictures: the goal of the ordered enumeration when the winner has at most one piece
  * besides pawns (a lone minor piece, the long endgame helpmates).  A picture is a mate in a
  * corner: the loser's king on the corner; a checker of a given type on one of its checking
- * squares (a knight a knight's move away; a bishop of the corner's colour on the long diagonal
- * beyond the corner's neighbour, which it then covers; a rook on the edge beyond the flight it
- * covers; a queen on the diagonal neighbour, protected by the king); the other flights each
- * covered by the winner's king (from squares next to them and not next to the corner) or held by
- * one of the loser's own men — men that cannot interpose or take (no queens or rooks against a
+ * squares (a knight a knight's move away; a bishop of the corner's colour, a rook or a queen
+ * from afar along a line through the corner, covering the flight on it, or on a flight next to
+ * the corner, protected by the king, covering that flight and those it attacks); the other flights
+ * each covered by the winner's king (from squares next to them and not next to the corner) or held
+ * by one of the loser's own men — men that cannot interpose or take (no queens or rooks against a
  * bishop).  A position's distance to a picture is the sum of the moves each man needs on an empty
  * board (a pawn: its steps, to promotion — and the winner's king to a loser's pawn in the way,
  * to take it — and then as the new piece), plus two for each loser's man of a kind that would
@@ -843,7 +843,7 @@ static uint64_t left(uint64_t total, uint64_t used) { return used < total ? tota
  * distance to the nearest picture.  Only an order: the set enumerated, and so any proof, is the
  * same, and a mate found is replayed before it is believed.  A queen picture is also made for a
  * winner with pawns (one promoted). */
-#define MAX_PICTURES 64
+#define MAX_PICTURES 128
 #define PICTURE_FAR 40 /* a distance that never happens: a square out of reach */
 
 typedef struct picture {
@@ -945,7 +945,27 @@ static void add_pictures(pictures *pc, arb_square c, int checker, arb_bitboard c
   }
 }
 
-/* The pictures for `winner` in pos: none unless it has at most one piece besides its pawns. */
+/* The pictures of a checker of type t against corner c: from afar along each line through the
+ * corner (covering the flight on that line; a knight covers none), and from each flight it can
+ * check from, protected by the winner's king (covering that flight and those it attacks from
+ * there). */
+static void add_checker(pictures *pc, arb_square c, int t, int suitable, int promote, int harmful) {
+  const arb_bitboard flights = arb__tab.king[c], from = arb__piece_attacks(t, c, 0);
+  if (t == ARB_KNIGHT) {
+    add_pictures(pc, c, t, from, 0, suitable, promote, harmful, 0);
+    return;
+  }
+  for (arb_bitboard f = from & flights; f;) {
+    const arb_square a = arb__pop_lsb(&f);
+    const arb_bitboard ray = arb__tab.line[c][a] & from & ~flights;
+    if (ray) add_pictures(pc, c, t, ray, ARB_BB(a), suitable, promote, harmful, 0);
+    add_pictures(pc, c, t, ARB_BB(a), ARB_BB(a) | (arb__piece_attacks(t, a, 0) & flights), suitable,
+                 promote, harmful, arb__tab.king[a]);
+  }
+}
+
+/* The pictures for `winner` in pos: none unless it has at most one piece besides its pawns; a
+ * winner with pawns gets the queen's too (one promoted). */
 static void make_pictures(pictures *pc, const arb_position *pos, int winner) {
   pc->n = 0;
   pc->winner = winner;
@@ -964,23 +984,12 @@ static void make_pictures(pictures *pc, const arb_position *pos, int winner) {
   static const arb_square corners[4] = {0, 7, 56, 63};
   for (int k = 0; k < 4; k++) {
     const arb_square c = corners[k];
-    const arb_bitboard lines = arb__rook_attacks(c, 0), flights = arb__tab.king[c];
-    const arb_bitboard diagonal = flights & ~lines; /* the neighbour on the diagonal */
-    if (type == ARB_KNIGHT)
-      add_pictures(pc, c, ARB_KNIGHT, arb__tab.knight[c], 0, P | N | B | R, N | B | R, Q, 0);
+    if (type == ARB_KNIGHT) add_checker(pc, c, ARB_KNIGHT, P | N | B | R, N | B | R, Q);
     if (type == ARB_BISHOP &&
         ((pieces & ARB_DARK_SQUARES) != 0) == ((ARB_BB(c) & ARB_DARK_SQUARES) != 0))
-      add_pictures(pc, c, ARB_BISHOP, arb__bishop_attacks(c, 0) & ~diagonal, diagonal, P | N | B,
-                   N | B, Q | R, 0);
-    if (type == ARB_ROOK)
-      for (arb_bitboard f = flights & lines; f;) { /* along the edge through each flight */
-        const arb_square e = arb__pop_lsb(&f);
-        add_pictures(pc, c, ARB_ROOK, arb__tab.line[c][e] & ~flights & ~ARB_BB(c), ARB_BB(e),
-                     P | N | B, N | B, Q, 0);
-      }
-    if (type == ARB_QUEEN || pawns) /* the queen (a pawn promoted) next to the corner, protected */
-      add_pictures(pc, c, ARB_QUEEN, diagonal, flights, P | N | B | R, N | B | R, 0,
-                   arb__tab.king[arb__lsb(diagonal)]);
+      add_checker(pc, c, ARB_BISHOP, P | N | B, N | B, Q | R);
+    if (type == ARB_ROOK) add_checker(pc, c, ARB_ROOK, P | N | B, N | B, Q);
+    if (type == ARB_QUEEN || pawns) add_checker(pc, c, ARB_QUEEN, P | N | B | R, N | B | R, 0);
   }
 }
 
