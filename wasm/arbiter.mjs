@@ -415,12 +415,11 @@ export class Chess {
   /** The SAN of a legal move (given as move() takes it) without playing it. */
   san(move) {
     if (typeof move !== 'string') {
-      const c = this.clone();
-      try {
-        return c.move(move).san;
-      } finally {
-        c.free();
-      }
+      if (!move || typeof move !== 'object') throw new ArbiterError('argument', 'a move is a string or {from, to, promotion}');
+      const promotion = move.promotion === undefined || move.promotion === null ? '' : String(move.promotion).toLowerCase();
+      if (squareIndex(move.from) < 0 || squareIndex(move.to) < 0 || (promotion && !PROMOTION[promotion]))
+        throw new ArbiterError('move_syntax', `not a move: ${JSON.stringify(move)}`);
+      move = move.from + move.to + promotion; // UCI, which the library reads as such
     }
     writeText(this.#in, move);
     this.#check(X.wa_san(this.#ptr()));
