@@ -52,10 +52,16 @@
 #define REACH_SHARE 1
 #endif
 #define REACH_MAX (1u << 22) /* positions the enumeration may hold (64 bytes each, and index) */
-#define TT_SIZE (1u << 17)   /* remembered failures: (key, depth) found to have no helpmate */
-#define STRUCTURE_COST 16    /* budget nodes per pawn structure visited (structures.c) */
+/* Remembered failures, (key, depth) found to have no helpmate: none for the first TT_FIRST
+ * nodes, then TT_SMALL entries (a long helpmate of a real game), then TT_SIZE (the full search
+ * of a composed position) once the search has made that many nodes. */
+#define TT_FIRST 4096
+#define TT_SMALL (1u << 12)
+#define TT_SIZE (1u << 17)
+#define STRUCTURE_COST 16 /* budget nodes per pawn structure visited (structures.c) */
+#define STRUCTURE_ROW 2   /* the schedule's row before which the pawn structures are listed */
 #ifndef PICTURE_SPAN
-#define PICTURE_SPAN 4
+#define PICTURE_SPAN 1
 #endif
 #ifndef PICTURE_NODES
 #define PICTURE_NODES 2000 /* the ordered enumeration's first slice (see make_pictures) */
@@ -182,7 +188,9 @@ typedef struct search {
   /* seen[ply]: one bit (of 64, from the key's top bits) for each position on the line at ply,
    * ply - 2, ...: most positions are new, and one test says so */
   uint64_t seen[ARB_WIN_MAX_LINE];
-  tt_entry *tt;          /* TT_SIZE entries, or NULL (then nothing is remembered) */
+  tt_entry *tt;          /* tt_size entries, or NULL (then nothing is remembered) */
+  size_t tt_size;        /* grown by grow_table as the search runs long */
+  uint64_t tt_grow;      /* the node count at which it grows next */
   struct pictures *pics; /* the enumeration's order, once the first row has failed (or NULL) */
 } search;
 
@@ -638,6 +646,20 @@ score_winner_walk(const search *s, const node *n, const arb_move *moves,
 #endif
 }
 
+/* The table of failures, larger as the search runs longer (see TT_FIRST): its entries carried
+ * over.  Out of memory, the search goes on with the table it has. */
+static void grow_table(search *s) {
+  const size_t size = s->tt_size ? TT_SIZE : TT_SMALL;
+  s->tt_grow = size == TT_SIZE ? UINT64_MAX : TT_SIZE;
+  tt_entry *tt = calloc(size, sizeof *tt);
+  if (!tt) return;
+  for (size_t i = 0; i < s->tt_size; i++)
+    if (s->tt[i].key) tt[s->tt[i].key & (size - 1)] = s->tt[i];
+  free(s->tt);
+  s->tt = tt;
+  s->tt_size = size;
+}
+
 /* 1 when the loser is mated within `depth` plies from p; the line is written from `ply`. */
 static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   if (s->nodes++ >= s->budget) return 0;
@@ -655,8 +677,8 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     s->mate_len = ply;
     return p->turn != s->winner && arb_in_check(p);
   }
-  if (!s->tt && s->nodes > 4096) s->tt = calloc(TT_SIZE, sizeof *s->tt); /* only for long runs */
-  tt_entry *e = s->tt ? &s->tt[p->key & (TT_SIZE - 1)] : NULL;
+  if (s->nodes > s->tt_grow) grow_table(s);
+  tt_entry *e = s->tt ? &s->tt[p->key & (s->tt_size - 1)] : NULL;
   if (e && e->key == p->key && e->depth >= depth) return 0; /* searched in vain before */
   const int winner_to_move = p->turn == s->winner;
   /* The mating move is the winner's: with one ply left only its checks can mate; with two
@@ -908,6 +930,24 @@ static int pawn_distance(int c, arb_square sq, arb_square to, int promote) {
   return steps + best;
 }
 
+/* out[sq]: the moves of a piece of type t from sq to the nearest square of `to` on an empty board
+ * (PICTURE_FAR: never, a bishop of the other colour), found outwards from `to` (t's moves are
+ * their own reverse). */
+static void distances_to(int t, arb_bitboard to, uint8_t out[64]) {
+  memset(out, PICTURE_FAR, 64);
+  arb_bitboard reached = to, frontier = to;
+  for (int d = 0; frontier; d++) {
+    arb_bitboard next = 0;
+    for (arb_bitboard b = frontier; b;) {
+      const arb_square sq = arb__pop_lsb(&b);
+      out[sq] = (uint8_t)d;
+      next |= arb__piece_attacks(t, sq, 0);
+    }
+    frontier = next & ~reached;
+    reached |= next;
+  }
+}
+
 /* Adds the pictures of a checker of type `checker` on `check` covering the flights `covered`:
  * one for each set of the other flights the winner's king can cover from one square. */
 static void add_pictures(pictures *pc, arb_square c, int checker, arb_bitboard check,
@@ -933,15 +973,11 @@ static void add_pictures(pictures *pc, arb_square c, int checker, arb_bitboard c
     pi->nblocks = 0;
     for (int k = 0; k < nrest; k++)
       if (!(subset >> k & 1)) pi->blocks[pi->nblocks++] = (uint8_t)rest[k];
-    for (int sq = 0; sq < 64; sq++) {
-      int best = PICTURE_FAR;
-      for (arb_bitboard b = check; b;) {
-        const int d = piece_distance(checker, (arb_square)sq, arb__pop_lsb(&b));
-        best = d < best ? d : best;
-      }
-      pi->to_check[sq] = (uint8_t)best;
-      pi->to_king[sq] = (uint8_t)(subset || king_must ? distance_to_set((arb_square)sq, king) : 0);
-    }
+    distances_to(checker, check, pi->to_check);
+    if (subset || king_must)
+      distances_to(ARB_KING, king, pi->to_king);
+    else
+      memset(pi->to_king, 0, sizeof pi->to_king);
   }
 }
 
@@ -1140,9 +1176,9 @@ static void search_phases(search *s, arb__reach *r, const arb_position *pos, uin
   }
   for (size_t row = 0; row < sizeof schedule / sizeof schedule[0]; row++) {
     const phase *ph = &schedule[row];
-    /* After the first row (which proves most real positions winnable), the pawn structures
-     * (structures.c), bounded by the budget. */
-    if (row == 1 && pos->by_type[ARB_PAWN] &&
+    /* After the first rows (which prove most real positions winnable, the long helpmates of the
+     * mate pictures too), the pawn structures (structures.c), bounded by the budget. */
+    if (row == STRUCTURE_ROW && pos->by_type[ARB_PAWN] &&
         arb__structures_never_mate(pos, side, (int)(total / STRUCTURE_COST))) {
       out->verdict = ARB_WIN_UNWINNABLE;
       out->proof = ARB_PROOF_PAWN_STRUCTURES;
@@ -1227,8 +1263,9 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   arb__reach r;
   arb__reach_init(&r, pos, side ^ 1, 1, total < REACH_MAX ? (size_t)total : REACH_MAX);
   search s;
-  memset(&s, 0, sizeof s); /* no table yet (s.tt): 2 MB, allocated once a search runs long */
+  memset(&s, 0, sizeof s); /* no table yet (s.tt): allocated once a search runs long */
   s.winner = side;
+  s.tt_grow = TT_FIRST;
   if (!may_be_forced(pos) || !enumerated(&r, FORCED_NODES, total, 0, out)) {
     search_phases(&s, &r, pos, total, out);
     if (out->verdict == ARB_WIN_UNKNOWN) enumerated(&r, total, total, s.nodes, out);
