@@ -875,13 +875,24 @@ typedef struct picture {
   uint8_t harmful;  /* loser's piece types that spoil the mate */
   uint8_t holders;  /* 0: suitable and promote are P, N, B and N, B; 1: with R too */
   uint8_t blocks[3];
+  uint8_t hold[3];      /* for each of blocks, its table in pictures.holds */
   uint8_t to_check[64]; /* moves of a piece of type checker from each square to a checking square */
   uint8_t to_king[64];  /* moves of the winner's king to its squares (0: free) */
 } picture;
 
+/* The moves a loser's man of each type needs to stand on one flight: by_type[type][square] (a
+ * pawn's as pawn_distance, PICTURE_FAR for a type that may not hold it). */
+typedef struct hold_table {
+  uint8_t holders, square;
+  uint8_t by_type[ARB_QUEEN + 1][64];
+} hold_table;
+
+#define MAX_HOLDS 24 /* (holders, flight): two kinds, twelve flights */
+
 typedef struct pictures {
-  int n, winner;
+  int n, winner, nholds;
   picture p[MAX_PICTURES];
+  hold_table holds[MAX_HOLDS];
 } pictures;
 
 /* Moves of a knight between two squares on an empty board. */
@@ -1027,6 +1038,30 @@ static void make_pictures(pictures *pc, const arb_position *pos, int winner) {
     if (type == ARB_ROOK) add_checker(pc, c, ARB_ROOK, P | N | B, N | B, Q);
     if (type == ARB_QUEEN || pawns) add_checker(pc, c, ARB_QUEEN, P | N | B | R, N | B | R, 0);
   }
+  /* One table for each flight some picture needs held, and each kind of holder. */
+  pc->nholds = 0;
+  for (int i = 0; i < pc->n; i++) {
+    picture *pi = &pc->p[i];
+    for (int k = 0; k < pi->nblocks; k++) {
+      int h = 0;
+      while (h < pc->nholds &&
+             (pc->holds[h].holders != pi->holders || pc->holds[h].square != pi->blocks[k]))
+        h++;
+      if (h == pc->nholds) { /* new (at most MAX_HOLDS: two kinds, twelve flights) */
+        hold_table *t = &pc->holds[pc->nholds++];
+        t->holders = pi->holders;
+        t->square = pi->blocks[k];
+        for (int man = ARB_PAWN; man <= ARB_QUEEN; man++)
+          for (int sq = 0; sq < 64; sq++)
+            t->by_type[man][sq] =
+                (uint8_t)(!(pi->suitable >> man & 1) ? PICTURE_FAR
+                          : man == ARB_PAWN
+                              ? pawn_distance(winner ^ 1, (arb_square)sq, t->square, pi->promote)
+                              : piece_distance(man, (arb_square)sq, t->square));
+      }
+      pi->hold[k] = (uint8_t)h;
+    }
+  }
 }
 
 /* What the distances to every picture share, for one position. */
@@ -1035,22 +1070,20 @@ typedef struct picture_view {
   int loser;
   arb_square loser_king, winner_king;
   int npawns;
-  arb_square promo[8]; /* the winner's pawns' promotion squares */
-  int steps[8];        /* ... and the moves to get there */
-  arb_bitboard men;    /* the loser's men but its king */
-  int8_t hold[2][64];  /* the fewest moves for a loser's man to hold a square (by holders), or -1 */
+  arb_square promo[8];    /* the winner's pawns' promotion squares */
+  int steps[8];           /* ... and the moves to get there */
+  arb_bitboard men;       /* the loser's men but its king */
+  int8_t hold[MAX_HOLDS]; /* the fewest moves for a loser's man to hold a flight, or -1 */
 } picture_view;
 
-static int hold_distance(picture_view *v, const picture *pi, arb_square f) {
-  int8_t *h = &v->hold[pi->holders][f];
+static int hold_distance(picture_view *v, const pictures *pc, int k) {
+  int8_t *h = &v->hold[k];
   if (*h >= 0) return *h;
+  const hold_table *t = &pc->holds[k];
   int best = PICTURE_FAR;
   for (arb_bitboard b = v->men; b;) {
     const arb_square sq = arb__pop_lsb(&b);
-    const int t = ARB_PIECE_TYPE(v->p->board[sq]);
-    if (!(pi->suitable >> t & 1)) continue;
-    const int d =
-        t == ARB_PAWN ? pawn_distance(v->loser, sq, f, pi->promote) : piece_distance(t, sq, f);
+    const int d = t->by_type[ARB_PIECE_TYPE(v->p->board[sq])][sq];
     best = d < best ? d : best;
   }
   *h = (int8_t)best;
@@ -1058,7 +1091,8 @@ static int hold_distance(picture_view *v, const picture *pi, arb_square f) {
 }
 
 /* The moves a position needs to reach picture pi (see above). */
-static int picture_distance(picture_view *v, const picture *pi, int winner) {
+static int picture_distance(picture_view *v, const pictures *pc, const picture *pi) {
+  const int winner = pc->winner;
   const arb_position *p = v->p;
   int cost = distance(v->loser_king, pi->corner) + pi->to_king[v->winner_king];
   int best = PICTURE_FAR;
@@ -1072,7 +1106,7 @@ static int picture_distance(picture_view *v, const picture *pi, int winner) {
   }
   cost += best;
   for (int k = 0; k < pi->nblocks; k++)
-    cost += hold_distance(v, pi, pi->blocks[k]);
+    cost += hold_distance(v, pc, pi->hold[k]);
   for (int t = ARB_PAWN; t <= ARB_QUEEN; t++) /* men that would spoil the mate: given away */
     if (pi->harmful >> t & 1) cost += 2 * arb__popcount(v->men & p->by_type[t]);
   return cost;
@@ -1107,7 +1141,7 @@ static uint32_t picture_key(void *ctx, const arb_position *p) {
   view_of(&v, pc, p);
   int best = 1 << 20;
   for (int i = 0; i < pc->n; i++) {
-    const int d = picture_distance(&v, &pc->p[i], pc->winner);
+    const int d = picture_distance(&v, pc, &pc->p[i]);
     best = d < best ? d : best;
   }
   return (uint32_t)best;
@@ -1120,7 +1154,7 @@ static void keep_nearest_pictures(pictures *pc, const arb_position *pos) {
   view_of(&v, pc, pos);
   int d[MAX_PICTURES], best = 1 << 20;
   for (int i = 0; i < pc->n; i++) {
-    d[i] = picture_distance(&v, &pc->p[i], pc->winner);
+    d[i] = picture_distance(&v, pc, &pc->p[i]);
     best = d[i] < best ? d[i] : best;
   }
   int kept = 0;
