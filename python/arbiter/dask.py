@@ -24,7 +24,7 @@ import time
 from typing import List, Optional, Sequence
 
 from . import ArbiterError
-from .pgn import Options, Output, read_piece, split
+from .pgn import Options, Output, compression, read_piece, read_range, split
 
 __all__ = ["run", "main", "PIECE_BYTES"]
 
@@ -38,11 +38,14 @@ def _input_error(e: BaseException) -> str:
 
 
 def run(options: Options, paths: Sequence[str], *, client, piece_bytes: int = PIECE_BYTES,
-        in_flight: Optional[int] = None, out=None, err=None) -> int:
+        in_flight: Optional[int] = None, shared: bool = False, out=None, err=None) -> int:
     """Reads paths ("-": stdin) as `arbiter pgn` with options does, on client's workers;
     writes the output to out and the diagnostics and errors to err (binary files; default
-    stdout and stderr).  Returns the command's exit status: 0 clean, 1 a problem was found, 2
-    an input could not be read."""
+    stdout and stderr).  With shared, the workers see the same files at the same paths (one
+    machine, or a shared file system): the driver only finds where the pieces of a plain file
+    are, and each worker reads its piece from the file; compressed files and stdin are always
+    decompressed by the driver and their pieces sent.  Returns the command's exit status: 0
+    clean, 1 a problem was found, 2 an input could not be read."""
     out = out or sys.stdout.buffer
     err = err or sys.stderr.buffer
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
@@ -62,11 +65,18 @@ def run(options: Options, paths: Sequence[str], *, client, piece_bytes: int = PI
         shown = "<stdin>" if path == "-" else path
         output.file()
         try:
-            for piece in split(path, target=piece_bytes, max=8 * piece_bytes):
-                # the bytes go to a worker straight, not through the task graph
-                data = client.scatter(piece.data, hash=False)
-                pending.append(client.submit(read_piece, options, shown, data,
-                                             piece.first_line, pure=False))
+            ranges = shared and path != "-" and compression(path) == "plain"
+            for piece in split(path, target=piece_bytes, max=8 * piece_bytes,
+                               keep_data=not ranges):
+                if ranges:
+                    pending.append(client.submit(read_range, options, shown,
+                                                 os.path.abspath(path), piece.offset,
+                                                 piece.size, piece.first_line, pure=False))
+                else:
+                    # the bytes go to a worker straight, not through the task graph
+                    data = client.scatter(piece.data, hash=False)
+                    pending.append(client.submit(read_piece, options, shown, data,
+                                                 piece.first_line, pure=False))
                 while len(pending) >= in_flight:
                     emit_one()
         except (OSError, EOFError, ValueError, ArbiterError) as e:
@@ -113,6 +123,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="a running scheduler (tcp://HOST:8786); without it a local cluster")
     where.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
                        help="the local cluster's worker processes (default: one per core)")
+    where.add_argument("--shared", action="store_true",
+                       help="the workers see the input files at the same paths (a shared file "
+                            "system): they read their pieces of plain files themselves (always "
+                            "so on a local cluster)")
     where.add_argument("--piece-mb", type=float, default=PIECE_BYTES / (1 << 20), metavar="MB",
                        help="piece size (default %(default)s)")
     a = ap.add_argument_group("arbiter pgn's options")
@@ -159,16 +173,18 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     import distributed
     if ns.scheduler:
-        client = distributed.Client(ns.scheduler)
+        # pieces go from the driver to the workers straight, not through the scheduler
+        client = distributed.Client(ns.scheduler, direct_to_workers=True)
         cluster = None
     else:
         # its logging kept quiet: stderr is arbiter pgn's (its diagnostics and summary)
         cluster = distributed.LocalCluster(n_workers=ns.workers, threads_per_worker=1,
                                            processes=True, dashboard_address=":0",
                                            silence_logs=logging.CRITICAL)
-        client = distributed.Client(cluster)
+        client = distributed.Client(cluster, direct_to_workers=True)
     try:
-        return run(options, ns.files, client=client, piece_bytes=int(ns.piece_mb * (1 << 20)))
+        return run(options, ns.files, client=client, piece_bytes=int(ns.piece_mb * (1 << 20)),
+                   shared=ns.shared or cluster is not None)
     finally:
         client.close()
         if cluster is not None:

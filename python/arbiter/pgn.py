@@ -20,7 +20,7 @@ from ._arbiter import ffi, lib
 
 __all__ = ["Game", "PgnProblem", "read_games", "read_game", "write_game", "STRICT",
            "ALLOW_NULL", "NO_VARIATIONS", "Options", "Piece", "open_pgn", "split", "read_piece",
-           "Output", "FORMATS"]
+           "read_range", "compression", "Output", "FORMATS"]
 
 STRICT, ALLOW_NULL, NO_VARIATIONS = 1, 2, 4  # ARB_PGN_* reading flags
 _CHUNK = 1 << 16
@@ -341,16 +341,18 @@ class Options:
 
 
 class Piece:
-    """A piece of a PGN stream cut at game boundaries: data (bytes), first_line (of its first
-    byte in the stream), offset, forced (no boundary within the maximum: cut at a line end)."""
-    __slots__ = ("data", "first_line", "offset", "forced")
+    """A piece of a PGN stream cut at game boundaries: data (bytes; None when split was told
+    not to keep it), size, first_line (of its first byte in the stream), offset (of that byte),
+    forced (no boundary within the maximum: cut at a line end)."""
+    __slots__ = ("data", "size", "first_line", "offset", "forced")
 
-    def __init__(self, data: bytes, first_line: int = 1, offset: int = 0,
-                 forced: bool = False) -> None:
+    def __init__(self, data: Optional[bytes], first_line: int = 1, offset: int = 0,
+                 forced: bool = False, size: Optional[int] = None) -> None:
         self.data, self.first_line, self.offset, self.forced = data, first_line, offset, forced
+        self.size = len(data) if size is None else size
 
     def __repr__(self):
-        return "<Piece %d bytes at line %d>" % (len(self.data), self.first_line)
+        return "<Piece %d bytes at line %d>" % (self.size, self.first_line)
 
 
 _ZSTD_MAGIC, _GZIP_MAGIC = b"\x28\xb5\x2f\xfd", b"\x1f\x8b"
@@ -376,11 +378,14 @@ def open_pgn(source) -> io.BufferedIOBase:
     return f
 
 
-def split(source, *, target: int = 0, max: int = 0, block: int = 1 << 20) -> Iterator[Piece]:
+def split(source, *, target: int = 0, max: int = 0, block: int = 1 << 20,
+          keep_data: bool = True) -> Iterator[Piece]:
     """The pieces of a PGN input (a path, "-", a binary file, or bytes), each ending before the
     first game boundary at or after target bytes (0: 256 KB), at most max (0: 512 KB, and at
     least target): arb_pgn_splitter, the cut `arbiter pgn -j` makes.  Compressed inputs are
-    decompressed (open_pgn).  Memory: about max plus one block."""
+    decompressed (open_pgn).  Memory: about max plus one block.  keep_data=False gives the
+    pieces' places only (offset, size, first_line), for readers that read the file themselves
+    (read_range)."""
     s = lib.arb_pgn_splitter_new(target, max)
     if s == ffi.NULL:
         raise MemoryError("arbiter: out of memory")
@@ -399,8 +404,8 @@ def split(source, *, target: int = 0, max: int = 0, block: int = 1 << 20) -> Ite
             if lib.arb_pgn_splitter_feed(s, data, len(data)) != 0:
                 raise MemoryError("arbiter: out of memory")
         while lib.arb_pgn_splitter_next(s, int(end), piece):
-            yield Piece(ffi.buffer(piece.data, piece.len)[:], piece.first_line, piece.offset,
-                        bool(piece.forced))
+            yield Piece(ffi.buffer(piece.data, piece.len)[:] if keep_data else None,
+                        piece.first_line, piece.offset, bool(piece.forced), piece.len)
 
 
 _STATS = ("bytes", "games", "games_with_errors", "games_skipped", "plies", "errors", "warnings")
@@ -422,6 +427,27 @@ def read_piece(options: Options, file: str, data: bytes, first_line: int = 1):
     n = ffi.new("size_t *")
     records = ffi.buffer(lib.arb_pgn_job_records(job, n), n[0])[:]
     return records, {k: getattr(stats, k) for k in _STATS}
+
+
+def compression(path) -> str:
+    """"zstd", "gzip" or "plain": what a file's first bytes say (as open_pgn tells them)."""
+    with open(path, "rb") as f:
+        head = f.read(4)
+    return "zstd" if head.startswith(_ZSTD_MAGIC) else "gzip" if head.startswith(
+        _GZIP_MAGIC) else "plain"
+
+
+def read_range(options: Options, file: str, path: str, offset: int, size: int,
+               first_line: int = 1):
+    """read_piece of the size bytes at offset of the plain file at path (a piece split gave
+    without its data): a worker that sees the file reads its piece itself."""
+    with open(path, "rb") as f:
+        f.seek(offset)
+        data = f.read(size)
+    if len(data) != size:
+        raise OSError("%s: %d bytes at %d, not %d: the file changed" % (path, len(data), offset,
+                                                                         size))
+    return read_piece(options, file, data, first_line)
 
 
 class Output:

@@ -1,8 +1,9 @@
 # Arbiter — MIT licence, see LICENSE.
 """arbiter.dask on a local cluster of two worker processes against one `arbiter pgn` process:
 check (text and JSON), convert to jsonl and pgn, filter with dedupe — on every PGN file of
-tests/data (real games, damaged ones, other variants, CRLF, garbage) put together, plain, as
-zstd in two frames and as gzip in two members, cut in many small pieces: the same output and
+tests/data (real games, damaged ones, other variants, CRLF, garbage) put together, plain (its
+pieces sent to the workers, or read by them from the file), as zstd in two frames and as gzip
+in two members, cut in many small pieces: the same output and
 diagnostics byte for byte (the summary line's timing aside), the same exit status.  $ARBITER
 names the command (tests/python.sh passes it)."""
 import gzip
@@ -47,7 +48,7 @@ def inputs(tmp_path_factory):
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                        dashboard_address=":0", silence_logs=50)
-    c = distributed.Client(cluster)
+    c = distributed.Client(cluster, direct_to_workers=True)
     yield c
     c.close()
     cluster.close()
@@ -60,19 +61,20 @@ def without_timing(text: bytes) -> bytes:
     return re.sub(rb'"seconds":[0-9.]+', b"", text)
 
 
-def compare(client, args, options, path, piece_bytes=65536):
+def compare(client, args, options, path, piece_bytes=65536, shared=False):
     cmd = subprocess.run([ARBITER, "pgn"] + args + [str(path)], capture_output=True)
     out, err = io.BytesIO(), io.BytesIO()
     rc = arbiter.dask.run(options, [str(path)], client=client, piece_bytes=piece_bytes,
-                          out=out, err=err)
+                          shared=shared, out=out, err=err)
     assert rc == cmd.returncode, (args, rc, cmd.returncode)
     assert without_timing(out.getvalue()) == without_timing(cmd.stdout), args
     assert without_timing(err.getvalue()) == without_timing(cmd.stderr), args
     return cmd
 
 
-def test_check(client, inputs):
-    cmd = compare(client, ["check"], pgn.Options("check"), inputs / "all.pgn")
+@pytest.mark.parametrize("shared", [False, True])  # pieces sent, or read by the workers
+def test_check(client, inputs, shared):
+    cmd = compare(client, ["check"], pgn.Options("check"), inputs / "all.pgn", shared=shared)
     assert cmd.returncode == 1 and cmd.stdout.count(b"\n") > 100  # problems reported
 
 
@@ -93,7 +95,7 @@ def test_filter_from_gzip(client, inputs):
 
 def test_convert_pgn_large_pieces(client, inputs):
     compare(client, ["convert", "--strict"], pgn.Options("convert", strict=True),
-            inputs / "all.pgn", piece_bytes=1 << 20)
+            inputs / "all.pgn", piece_bytes=1 << 20, shared=True)
 
 
 def test_cli_and_a_missing_file(inputs, tmp_path):
