@@ -206,11 +206,20 @@ typedef struct node {
                                  * and all the winner attacks */
 } node;
 
+/* The king's distance between two squares, by their difference on a board 16 squares wide (the
+ * 0x88 layout): one table of 239 entries, max(|rank difference|, |file difference|). */
+static const uint8_t distance_by_delta[239] = {
+    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 7, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    7, 0, 7, 6, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 0, 7, 6, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    5, 6, 7, 0, 7, 6, 5, 4, 3, 3, 3, 3, 3, 3, 3, 4, 5, 6, 7, 0, 7, 6, 5, 4, 3, 2, 2, 2, 2, 2,
+    3, 4, 5, 6, 7, 0, 7, 6, 5, 4, 3, 2, 1, 1, 1, 2, 3, 4, 5, 6, 7, 0, 7, 6, 5, 4, 3, 2, 1, 0,
+    1, 2, 3, 4, 5, 6, 7, 0, 7, 6, 5, 4, 3, 2, 1, 1, 1, 2, 3, 4, 5, 6, 7, 0, 7, 6, 5, 4, 3, 2,
+    2, 2, 2, 2, 3, 4, 5, 6, 7, 0, 7, 6, 5, 4, 3, 3, 3, 3, 3, 3, 3, 4, 5, 6, 7, 0, 7, 6, 5, 4,
+    4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 7, 0, 7, 6, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 0, 7, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7};
+
 static int distance(arb_square a, arb_square b) {
-  int df = ARB_FILE_OF(a) - ARB_FILE_OF(b), dr = ARB_RANK_OF(a) - ARB_RANK_OF(b);
-  if (df < 0) df = -df;
-  if (dr < 0) dr = -dr;
-  return df > dr ? df : dr;
+  return distance_by_delta[(int)(a + (a & 56)) - (int)(b + (b & 56)) + 119];
 }
 
 /* The distance from sq to the nearest square of a non-empty set. */
