@@ -241,6 +241,33 @@ Test(dead, long_endgame_helpmates) {
   }
 }
 
+/* The long helpmates of real games lost on time that took the phases hundreds of thousands of
+ * nodes (a lone bishop or knight whose mate needs the loser's own men on its king's flights; a
+ * queen or rook whose king walk went astray): the enumeration, heading for the mate pictures,
+ * finds each within a small budget, and its line (the moves that led to the mate it met) is
+ * replayed with the plain board functions. */
+Test(dead, mate_pictures_find_long_helpmates_within_a_small_budget) {
+  static const char *const fens[] = {
+      "8/P7/8/1b6/k7/3Q4/3K4/8 w - - 1 63",  /* K+B against K+Q+P: 379,923 nodes before */
+      "8/8/8/8/3nk3/8/PP4K1/8 w - - 0 43",   /* K+N against K+2P: 230,348 */
+      "8/8/5k2/3K4/4B2p/8/8/8 b - - 0 58",   /* K+B against K+P: 220,468 */
+      "8/6b1/4k1P1/8/8/5K2/8/8 w - - 10 57", /* K+B against K+P: 193,704 */
+      "8/8/8/6K1/8/6Q1/7k/8 b - - 30 80",    /* K+Q against K: 62,846 */
+      "7K/6r1/8/8/1k6/8/7P/8 w - - 0 58",    /* K+R against K+P: 57,683 */
+  };
+  for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+    arb_position p = test_fen(fens[i]);
+    const int side = p.turn ^ 1; /* the side with time */
+    arb_winnability w;
+    arb_winnability_of(&p, (arb_color)side, 25000, &w);
+    cr_expect_eq(w.verdict, ARB_WIN_WINNABLE, "%s: %s after %llu nodes", fens[i],
+                 arb_win_verdict_name(w.verdict), (unsigned long long)w.nodes);
+    if (w.verdict != ARB_WIN_WINNABLE) continue;
+    cr_expect_leq(w.line_len, ARB_WIN_MAX_LINE, "%s", fens[i]);
+    cr_expect(line_mates(&p, &w, side), "%s: the line does not mate", fens[i]);
+  }
+}
+
 /* Every placement of white K+B against black K+X, black to move and checked by the bishop:
  * the number of checkmates. */
 static long bishop_mates(char x) {
