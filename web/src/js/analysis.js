@@ -307,8 +307,13 @@ async function askWords(id) {
     return;
   }
   n.laws = json.node.laws;
-  if (cur === id) go(id);
-  else renderMoves();
+  // the words only: the board is left as it is (a piece the person holds stays in hand)
+  if (cur === id) {
+    renderLaws(n);
+    setData('laws', 'server');
+    setData('repetitions', n.laws.repetitions.count);
+  }
+  renderMoves();
 }
 
 // ---- showing a position ----
