@@ -147,7 +147,7 @@ typedef struct phase {
  * The TRADE rows and the long noisy restarts come before the noisy corners, which get 8,000 nodes
  * a corner: on the community positions (bench/dead --labels) that order leaves 245 sides unknown
  * at the default budget instead of 261, and the lost-on-time positions are all still proven. */
-static const phase schedule[] = {{2, 1, KING_WALK, 50, 1, 0, 2500},
+static const phase schedule[] = {{2, 1, KING_WALK, 60, 1, 0, 2500},
                                  {2, 1, CORNER, ARB_WIN_MAX_LINE - 1, 1, 0, 1000},
                                  {2, 1, CORNER_NET, ARB_WIN_MAX_LINE - 1, 1, 0, 1000},
                                  {2, 0, CHECKS_FIRST, 30, 0, 0, 1000},
