@@ -64,7 +64,7 @@ function admits(range, v) {
     });
   });
 }
-for (const dir of ['tests/js', 'tests/diff', 'web']) {
+for (const dir of ['tests/js', 'tests/diff', 'tests/wasm', 'web']) {
   const lock = JSON.parse(fs.readFileSync(`${top}/${dir}/package-lock.json`, 'utf8'));
   for (const [name, p] of Object.entries(lock.packages)) {
     const range = p.engines && p.engines.node;
