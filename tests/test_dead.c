@@ -504,7 +504,8 @@ Test(dead, pawn_lanes_proof) {
  * White cannot mate exactly when every Black move takes the piece (bare kings) or there is no
  * move (stalemate) — computed independently by forced_into_insufficient (refute.h); otherwise
  * the piece survives and a helpmate exists.  The search must find exactly those, with proof
- * "search" (or "game_over" for the stalemates), and never call the others unwinnable. */
+ * "search" (or "game_over" for the stalemates), and never call the others unwinnable; the game
+ * layer's dead-position test must see exactly those dead. */
 Test(dead, search_finds_every_forced_capture) {
   int searched = 0;
   for (int piece = 0; piece < 2; piece++)
@@ -533,6 +534,9 @@ Test(dead, search_finds_every_forced_capture) {
           strcpy(fen + o, " b - - 0 1");
           if (arb_fen_read(&p, fen, 0, NULL) != ARB_OK) continue; /* kings touching */
           const int cannot = forced_into_insufficient(&p, 1);
+          /* the game layer's dead position too (5.2.2): its enumeration of 64 nodes, not cut
+           * short by its test of how far the kings alone can walk */
+          cr_assert_eq(arb_is_dead_position(&p), cannot, "%s: dead position", fen);
           arb_winnability w;
           arb_winnability_of(&p, ARB_WHITE, 0, &w);
           if (cannot) {

@@ -369,12 +369,60 @@ int arb__locked_walls_hold(const arb_position *p, int loser) {
 #define DEAD_SEARCH_MOVES 4 /* at most this many legal moves for the side to move */
 #define DEAD_SEARCH_NODES 64
 
+/* 1 when more than `limit` positions can be reached from p by quiet king moves alone, each side
+ * in turn, every other man standing still: then the enumeration below (at most `limit`
+ * positions) cannot complete, and p is not proven dead by it — in a few hundred operations
+ * instead of its thousands.  Sound because each such position is reachable: a king step onto a
+ * square that is empty, not next to the other king and not attacked by the other side's men even
+ * with both kings off the board (more attacks than the real ones, so fewer moves) is legal
+ * whatever the rest of the position, and the enumeration, which follows every legal move, must
+ * hold every position reached (positions differing in castling rights only count once here). */
+static int kings_walk_far(const arb_position *p, int limit) {
+  const arb_bitboard kings = p->by_type[ARB_KING], men = p->by_type[0] & ~kings;
+  if (arb__popcount(kings) != 2 || arb__popcount(kings & p->by_color[ARB_WHITE]) != 1) return 0;
+  arb_bitboard barred[2]; /* where each side's king may not step */
+  for (int c = 0; c < 2; c++) {
+    const arb_bitboard them = p->by_color[c ^ 1];
+    arb_bitboard a = arb__pawns_attacks(p->by_type[ARB_PAWN] & them, c ^ 1);
+    for (arb_bitboard b = p->by_type[ARB_KNIGHT] & them; b;)
+      a |= arb__tab.knight[arb__pop_lsb(&b)];
+    for (arb_bitboard b = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & them; b;)
+      a |= arb__bishop_attacks(arb__pop_lsb(&b), men);
+    for (arb_bitboard b = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & them; b;)
+      a |= arb__rook_attacks(arb__pop_lsb(&b), men);
+    barred[c] = a | men;
+  }
+  /* States (White's king, Black's king, side to move), breadth first. */
+  uint64_t seen[2 * 64]; /* bit b of seen[turn * 64 + white king]: Black's king on b */
+  uint16_t queue[DEAD_SEARCH_NODES + 1];
+  memset(seen, 0, sizeof seen);
+  const arb_square wk = arb__king_sq(p, ARB_WHITE), bk = arb__king_sq(p, ARB_BLACK);
+  int head = 0, tail = 0, count = 1;
+  seen[p->turn * 64 + wk] |= ARB_BB(bk);
+  queue[tail++] = (uint16_t)(p->turn << 12 | wk << 6 | bk);
+  while (head < tail) {
+    const int state = queue[head++], turn = state >> 12;
+    const arb_square kings_at[2] = {(arb_square)(state >> 6 & 63), (arb_square)(state & 63)};
+    const arb_square mover = kings_at[turn], other = kings_at[turn ^ 1];
+    for (arb_bitboard t = arb__tab.king[mover] & ~barred[turn] & ~arb__tab.king[other]; t;) {
+      const arb_square to = arb__pop_lsb(&t);
+      const arb_square w = turn == ARB_WHITE ? to : kings_at[0], b = turn == ARB_WHITE ? other : to;
+      uint64_t *row = &seen[(turn ^ 1) * 64 + w];
+      if (*row & ARB_BB(b)) continue;
+      *row |= ARB_BB(b);
+      if (++count > limit) return 1;
+      queue[tail++] = (uint16_t)((turn ^ 1) << 12 | w << 6 | b);
+    }
+  }
+  return 0;
+}
+
 static int forced_into_dead(const arb_position *p) {
   if (arb__popcount(p->by_type[0]) > DEAD_SEARCH_MEN) return 0;
   /* Forced lines start with a check, or with a side that has only its king and pawns. */
   const arb_bitboard men = p->by_color[p->turn];
   if (!arb_in_check(p) && (men & ~p->by_type[ARB_KING] & ~p->by_type[ARB_PAWN])) return 0;
-  if (arb_count_legal(p) > DEAD_SEARCH_MOVES) return 0;
+  if (arb_count_legal(p) > DEAD_SEARCH_MOVES || kings_walk_far(p, DEAD_SEARCH_NODES)) return 0;
   /* The enumeration in storage of its own on the stack (no allocation, asked after every move):
    * DEAD_SEARCH_NODES positions at most, as many item numbers waiting, an index twice as large. */
   packed items[DEAD_SEARCH_NODES];
