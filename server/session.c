@@ -77,6 +77,10 @@ int srv_session_push(srv_session *s, srv_buf *b, const srv_limits *lim) {
 
 srv_buf *srv_session_peek(const srv_session *s) { return s->count ? s->q[s->head] : NULL; }
 
+srv_buf *srv_session_at(const srv_session *s, size_t i) {
+  return i < s->count ? s->q[(s->head + i) % s->cap] : NULL;
+}
+
 void srv_session_pop(srv_session *s) {
   if (!s->count) return;
   srv_buf *b = s->q[s->head];

@@ -66,6 +66,8 @@ int srv_session_allow(srv_session *s, int64_t now_ms, const srv_limits *lim);
 int srv_session_push(srv_session *s, srv_buf *b, const srv_limits *lim);
 /* The next message to write, or NULL; pop drops it (and its reference). */
 srv_buf *srv_session_peek(const srv_session *s);
+/* The i-th message waiting (0 is the next), or NULL. */
+srv_buf *srv_session_at(const srv_session *s, size_t i);
 void srv_session_pop(srv_session *s);
 
 #endif
