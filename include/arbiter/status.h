@@ -109,7 +109,11 @@ typedef struct arb_winnability {
  * listing (PAWN_STRUCTURES, at most budget / 16 structures expanded): an
  * exhaustive enumeration of every position reachable from the board (proof SEARCH; a forced
  * line — one legal move, or captures into insufficient material — costs a node or two; it is
- * given a few nodes first, then after each helpmate phase as many nodes as that phase used),
+ * given a few nodes first, then after each helpmate phase as many nodes as that phase used; it
+ * keeps how each position was first reached, so a mate it meets is a helpmate line too, and
+ * once the first phase has failed against a winner with at most one piece besides pawns it
+ * expands best first, towards the nearest mate pictures in a corner — an order only: what it
+ * proves is unchanged),
  * and a helpmate search with both sides cooperating, in phases (src/rules/winnable.c): long lines
  * that leave the best-ordered move at most a few times (limited discrepancy) — the winner's king
  * walking to the loser's, then everything heading for each corner, then the exact corner net of a
@@ -123,9 +127,10 @@ typedef struct arb_winnability {
  * en passant rights, and proves only when nothing is left to expand), and every WINNABLE line is
  * replayed to mate before it is returned.  *out is filled in; returns out->verdict.  Reentrant;
  * up to about 520 KB of stack (a 4 KB frame per ply of a line of at most 127 plies).  Allocates,
- * freed before it returns: a 2 MB table of searched positions once a helpmate search runs past a
- * few thousand nodes (without memory it runs on, only slower), and the enumeration's set, about
- * 64 bytes per position, at most min(budget, 4 194 304) positions (without memory: unknown). */
+ * freed before it returns: a table of searched positions once a helpmate search runs long (64 KB,
+ * growing to 2 MB past about 131,000 nodes; without memory it runs on, only slower), and the
+ * enumeration's set, about 64 bytes per position, at most min(budget, 4 194 304) positions
+ * (without memory: unknown). */
 ARB_API arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint64_t budget,
                                            arb_winnability *out);
 

@@ -741,6 +741,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   nd.zone = arb__tab.king[nd.loser_king] | ARB_BB(nd.loser_king);
   nd.forward = p->turn == ARB_WHITE ? 0 : 7;
   const int corner = s->ord == CORNER || s->ord == CORNER_NET, trade = s->ord == TRADE;
+  nd.pawn_hits = nd.hits = 0; /* read by score_trade for the loser only (gcc -O2 cannot tell) */
   if (trade && !winner_to_move) {
     nd.pawn_hits = arb__pawns_attacks(p->by_type[ARB_PAWN] & p->by_color[s->winner], s->winner);
     nd.hits = arb__attacked_by(p, s->winner, p->by_type[0]);
