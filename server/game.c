@@ -1,8 +1,8 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
  * game.c: one game on the server.  Every change goes the same way (srv_game_apply): the
- * referee decides; what it accepted is queued to the store (the input event, the moves with
- * their clock and lag figures, the ending); then the answers — an ack or an error for the
+ * referee decides; what it accepted is queued to the store (the input event, the ending); then
+ * the answers — an ack or an error for the
  * sender, an update for everyone, a premove notice for its owner — are queued behind that
  * write and leave only once it is committed (srv_game_release).  The referee decides every
  * rule; this file only translates and routes.
@@ -280,7 +280,7 @@ void srv_game_send_state(srv_server *sv, srv_game *g, srv_session *to, int64_t n
 /* ---- storing ---- */
 
 static void store_event(srv_server *sv, srv_game *g, const arb_ref_event *ev, int kind,
-                        int64_t client_id, const srv_move_row *moves, int nmoves) {
+                        int64_t client_id) {
   srv_event_row r;
   memset(&r, 0, sizeof r);
   memcpy(r.game, g->row.id, sizeof r.game);
@@ -296,27 +296,7 @@ static void store_event(srv_server *sv, srv_game *g, const arb_ref_event *ev, in
   r.ms = ev->ms;
   r.set = ev->set;
   r.client_id = client_id;
-  srv_store_put_event(sv->store, &r, moves, nmoves);
-}
-
-/* The moves table's row for entry i of the record, with its SAN and UCI.  0 if there is none. */
-static int move_row(srv_game *g, uint32_t i, const char *uci, const char *san, srv_move_row *out) {
-  arb_ref_entry e;
-  if (arb_referee_record_at(g->ref, i, &e) != ARB_OK) return 0;
-  srv_move_row m;
-  memset(&m, 0, sizeof m);
-  memcpy(m.game, g->row.id, sizeof m.game);
-  m.ply = e.ply;
-  snprintf(m.uci, sizeof m.uci, "%s", uci);
-  snprintf(m.san, sizeof m.san, "%s", san);
-  m.t = e.t;
-  m.clock_ms = e.clock_ms;
-  m.elapsed_ms = e.move_ms >= 0 ? e.move_ms + e.comp_ms : -1;
-  m.lag_ms = e.lag_ms;
-  m.comp_ms = e.comp_ms;
-  m.premove = (e.flags & ARB_REF_FROM_PREMOVE) != 0;
-  *out = m;
-  return 1;
+  srv_store_put_event(sv->store, &r);
 }
 
 static void store_end(srv_server *sv, srv_game *g, int64_t t) {
@@ -340,19 +320,11 @@ void srv_game_apply(srv_server *sv, srv_game *g, arb_ref_event *ev, srv_session 
   arb_referee_event(g->ref, ev, &d);
   int ok = d.status == ARB_OK;
   /* store first: the input event (or, when only a flag that fell before it changed the game,
-   * that fall), the moves, the ending */
-  srv_move_row moves[2];
-  int nmoves = 0;
-  if (ok && ev->kind == ARB_REF_MOVE) {
-    nmoves += move_row(g, d.seq, d.uci, d.san, &moves[nmoves]);
-    if (d.premove.played)
-      nmoves += move_row(g, d.seq + 1, d.premove.uci, d.premove.san, &moves[nmoves]);
-  }
+   * that fall), the ending */
   if (ok)
-    store_event(sv, g, ev, (int)ev->kind, ev->kind == ARB_REF_MOVE ? id : -1, moves, nmoves);
+    store_event(sv, g, ev, (int)ev->kind, ev->kind == ARB_REF_MOVE ? id : -1);
   else if (d.ended)
-    store_event(sv, g, &(arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_TICK, ev->t), ARB_REF_TICK, -1,
-                NULL, 0);
+    store_event(sv, g, &(arb_ref_event)ARB_REF_EVENT_INIT(ARB_REF_TICK, ev->t), ARB_REF_TICK, -1);
   if (d.ended) store_end(sv, g, ev->t);
   /* then the answers, behind it */
   if (!ok && from) {

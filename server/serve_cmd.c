@@ -144,6 +144,7 @@ int arb_cmd_serve(int argc, char **argv) {
   cfg.unstarted_ttl_ms = SRV_UNSTARTED_TTL_MS;
   cfg.min_time_ms = SRV_MIN_TIME_MS;
   const char *db = NULL, *export_path = NULL, *state_dir = NULL, *engine = "stockfish";
+  uint32_t debug_log_rows = 0;
   char engine_buf[PATH_MAX];
   opt.engines = 2;
   struct stat st;
@@ -224,6 +225,8 @@ int arb_cmd_serve(int argc, char **argv) {
       opt.request_timeout_s = (int)v;
     } else if (NUMBER("--debug-stall", 1, 60000)) {
       opt.debug_stall_ms = (int)v; /* tests only: GET /api/debug/stall holds the loop */
+    } else if (NUMBER("--debug-log-rows", 1, 1000000)) {
+      debug_log_rows = (uint32_t)v; /* tests only: events copied out of the log this soon */
     } else if (!strcmp(a, "--trust-proxy")) {
       opt.trust_proxy = 1;
     } else if (!strcmp(a, "--no-lag-compensation")) {
@@ -276,6 +279,7 @@ int arb_cmd_serve(int argc, char **argv) {
     fprintf(stderr, "arbiter serve: %s\n", err);
     return 1;
   }
+  if (debug_log_rows && !export_path) srv_store_set_log_keep(store, debug_log_rows);
   if (engine && eng_find(engine, engine_buf, sizeof engine_buf) == 0) {
     opt.engine = cfg.engine = engine_buf;
   } else if (engine && strcmp(engine, "stockfish")) {

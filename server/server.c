@@ -169,7 +169,7 @@ static void tick(srv_server *sv, srv_game *g, int64_t now) {
   r.kind = ARB_REF_TICK;
   r.by = r.side = -1;
   r.client_id = -1;
-  srv_store_put_event(sv->store, &r, NULL, 0);
+  srv_store_put_event(sv->store, &r);
   arb_ref_state s = d.state;
   g->ended_stored = 1;
   srv_store_end_game(sv->store, g->row.id, arb_result_string(s.outcome.result),

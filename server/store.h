@@ -11,8 +11,12 @@
  *
  * What is stored is what it takes to rebuild a game exactly: its row (setup and seat token
  * hashes) and its input events in order, which replayed into a fresh referee give the same
- * state; the moves table repeats each move with its clock and lag figures for people (an
- * arbiter's audit, exports).
+ * state — every move's clock, lag and compensation figures with it (the PGN export's [%clk]).
+ * A commit appends the events to a log (events_log, in the order they came: a few pages a
+ * commit, whatever the number of games); a game's rows there are copied together to the
+ * events table (keyed by game) once the oldest is far enough behind, and every read sees the
+ * table's rows then the log's.  Databases made before the log open as they are (an empty log);
+ * their moves table (each move's figures, written until then) is kept, no longer written.
  *
  * A commit that fails (a full or read-only disk, a damaged file) is retried for a moment and then
  * given up: its tickets, and every ticket queued after them until the caller has dealt with
@@ -84,20 +88,6 @@ typedef struct srv_event_row {
   int64_t client_id; /* a move's id from the client (duplicates are answered, not replayed) */
 } srv_event_row;
 
-/* One move, for people. */
-typedef struct srv_move_row {
-  char game[SRV_GAME_ID_LEN + 1];
-  int ply;
-  char uci[8];
-  char san[ARB_SAN_MAX];
-  int64_t t;          /* when the server received it (a premove: when it was played) */
-  int64_t clock_ms;   /* the mover's time after it, -1 untimed */
-  int64_t elapsed_ms; /* the mover's clock time for it before compensation, -1 untimed */
-  int64_t lag_ms;     /* the lag the client claimed */
-  int64_t comp_ms;    /* the compensation granted */
-  int premove;
-} srv_move_row;
-
 /* Opens (creating the file and schema if there is no file) the database at path: WAL,
  * synchronous=FULL, the lock, the checks above, and starts the writer.  NULL with a message in
  * err when it cannot.  srv_store_open_read opens it for reading only (no lock, no writer:
@@ -106,14 +96,16 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size);
 srv_store *srv_store_open_read(const char *path, char *err, size_t err_size);
 /* Commits everything queued, stops the writer and closes (NULL is a no-op). */
 void srv_store_close(srv_store *s);
+/* For tests: a game's events are copied from the log to the events table once the oldest is
+ * this many rows behind (0: as the store sees fit, 16,384 or more). */
+void srv_store_set_log_keep(srv_store *s, uint32_t rows);
 /* Called by the writer after each commit (from its thread). */
 void srv_store_set_wake(srv_store *s, void (*wake)(void *ctx), void *ctx);
 
 /* Queued writes; each returns its ticket (0 when memory ran out: nothing was queued). */
 uint64_t srv_store_put_game(srv_store *s, const srv_game_row *row);
-/* An event with the moves it made (0, 1, or 2 for a move answered by a premove), in one write. */
-uint64_t srv_store_put_event(srv_store *s, const srv_event_row *row, const srv_move_row *moves,
-                             int nmoves);
+/* A game's input event. */
+uint64_t srv_store_put_event(srv_store *s, const srv_event_row *row);
 uint64_t srv_store_end_game(srv_store *s, const char *id, const char *result,
                             const char *termination, int64_t ended_ms);
 uint64_t srv_store_set_rematch(srv_store *s, const char *id, const char *rematch_id,
@@ -186,12 +178,10 @@ long srv_store_each_game(srv_store *s, srv_games_which which,
                          int (*fn)(void *ctx, const srv_game_row *row), void *ctx);
 /* One game's row: 1 found, 0 not, -1 error. */
 int srv_store_get_game(srv_store *s, const char *id, srv_game_row *row);
-/* A game's events in order; fn returns non-zero to stop.  The count, -1 on error. */
+/* A game's events in order (committed ones: the table's and the log's); fn returns non-zero to
+ * stop.  The count, -1 on error. */
 long srv_store_each_event(srv_store *s, const char *id,
                           int (*fn)(void *ctx, const srv_event_row *row), void *ctx);
-/* A game's moves in order (the audit). */
-long srv_store_each_move(srv_store *s, const char *id,
-                         int (*fn)(void *ctx, const srv_move_row *row), void *ctx);
 /* A learner by its token's hash: 1 found, 0 not, -1 error. */
 int srv_store_get_learner(srv_store *s, const uint8_t hash[SRV_SHA256_BYTES], srv_learner_row *row);
 /* A learner's attempts, oldest first (with each item's latest review state in the last of its

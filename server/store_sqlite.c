@@ -4,6 +4,17 @@
  * thread that commits everything queued in one transaction (group commit), a second
  * connection for reads.  SERVER.md section 4 has the measurements behind the choice.
  *
+ * A game's events are read by game (events, keyed by game and seq), but they come one game
+ * after another, a thousand games at once: written straight into that table, each event of a
+ * commit lands on a page of its own, and a commit writes (and later checkpoints) a 4 KB page
+ * per move.  So a commit appends its events to a log in arrival order (events_log: a few
+ * pages a commit), and a game's rows there are copied to the events table together once the
+ * oldest of them is log_keep() rows behind (one page for a dozen or more moves), in a later
+ * commit that also deletes from the log what every game has had copied.  The writer keeps the
+ * log's rows by game in memory (the copies are made from there, and reads find a game's rows
+ * there without scanning the log).  At open the log is emptied into the events table; when
+ * idle and at close too.  docs/server.md has the figures.
+ *
  * A commit that fails (a full disk, a read-only or damaged file) is rolled back and retried a
  * few times over about half a second; then its batch, and every batch after it until the
  * server has put its games back (srv_store_recover), is resolved as failed: tickets resolve in
@@ -49,11 +60,7 @@ typedef struct op {
   uint64_t ticket;
   union {
     srv_game_row game;
-    struct {
-      srv_event_row row;
-      srv_move_row moves[2];
-      int nmoves;
-    } event;
+    srv_event_row event;
     struct {
       char id[SRV_GAME_ID_LEN + 1];
       char result[8];
@@ -80,12 +87,15 @@ typedef struct op {
 enum {
   ST_GAME,
   ST_EVENT,
-  ST_MOVE,
+  ST_LOG,
+  ST_LOG_TRIM,
+  ST_LOG_HAS,
   ST_END,
   ST_REMATCH,
   ST_NAME,
   ST_HEARTBEAT,
-  ST_EXPIRE,
+  ST_EXPIRE_LIST,
+  ST_EXPIRE_ONE,
   ST_LEARNER,
   ST_ATTEMPT,
   ST_ITEM,
@@ -101,16 +111,18 @@ static const char *const st_sql[ST_COUNT] = {
         "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [ST_EVENT] = "INSERT OR REPLACE INTO events(game, seq, t, kind, by, side, text, flags, lag_ms, "
                  "reason, ms, setting, client_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-    [ST_MOVE] =
-        "INSERT OR REPLACE INTO moves(game, ply, uci, san, t, clock_ms, elapsed_ms, lag_ms, "
-        "comp_ms, premove) VALUES(?,?,?,?,?,?,?,?,?,?)",
+    [ST_LOG] = "INSERT INTO events_log(game, seq, t, kind, by, side, text, flags, lag_ms, reason, "
+               "ms, setting, client_id, id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [ST_LOG_TRIM] = "DELETE FROM events_log WHERE id < ?",
+    [ST_LOG_HAS] = "SELECT 1 FROM events_log WHERE id >= ? AND game = ? LIMIT 1",
     [ST_END] = "UPDATE games SET over = 1, result = ?, termination = ?, ended_ms = ? WHERE id = ?",
     [ST_REMATCH] = "UPDATE games SET rematch_id = ?, rematch_masks = ? WHERE id = ?",
     [ST_NAME] = "UPDATE games SET white_name = CASE WHEN ?2 = 0 THEN ?1 ELSE white_name END, "
                 "black_name = CASE WHEN ?2 = 1 THEN ?1 ELSE black_name END WHERE id = ?3",
     [ST_HEARTBEAT] = "INSERT OR REPLACE INTO meta(key, value) VALUES('heartbeat', ?)",
-    [ST_EXPIRE] = "DELETE FROM games WHERE over = 0 AND created_ms < ? AND NOT EXISTS "
-                  "(SELECT 1 FROM events WHERE events.game = games.id)",
+    [ST_EXPIRE_LIST] = "SELECT id FROM games WHERE over = 0 AND created_ms < ? AND NOT EXISTS "
+                       "(SELECT 1 FROM events WHERE events.game = games.id)",
+    [ST_EXPIRE_ONE] = "DELETE FROM games WHERE id = ?",
     [ST_LEARNER] = "INSERT OR REPLACE INTO learners(hash, created_ms, puzzle_rating, puzzle_rd, "
                    "puzzle_vol, quiz_rating, quiz_rd, quiz_vol) VALUES(?,?,?,?,?,?,?,?)",
     [ST_ATTEMPT] = "INSERT INTO attempts(learner, kind, item, right, rated, t, themes, box, "
@@ -133,9 +145,9 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS events(game TEXT, seq INTEGER, t INTEGER, kind TEXT, by INTEGER,"
     "  side INTEGER, text TEXT, flags INTEGER, lag_ms INTEGER, reason INTEGER, ms INTEGER,"
     "  setting INTEGER, client_id INTEGER, PRIMARY KEY(game, seq)) WITHOUT ROWID;"
-    "CREATE TABLE IF NOT EXISTS moves(game TEXT, ply INTEGER, uci TEXT, san TEXT, t INTEGER,"
-    "  clock_ms INTEGER, elapsed_ms INTEGER, lag_ms INTEGER, comp_ms INTEGER, premove INTEGER,"
-    "  PRIMARY KEY(game, ply)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS events_log(id INTEGER PRIMARY KEY, game TEXT, seq INTEGER, "
+    "  t INTEGER, kind TEXT, by INTEGER, side INTEGER, text TEXT, flags INTEGER, lag_ms INTEGER, "
+    "  reason INTEGER, ms INTEGER, setting INTEGER, client_id INTEGER);"
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER);"
     "CREATE TABLE IF NOT EXISTS learners(hash BLOB PRIMARY KEY, created_ms INTEGER, "
     "  puzzle_rating REAL, puzzle_rd REAL, puzzle_vol REAL, quiz_rating REAL, quiz_rd REAL, "
@@ -145,6 +157,26 @@ static const char schema[] =
     "CREATE INDEX IF NOT EXISTS attempts_learner ON attempts(learner, t);"
     "CREATE TABLE IF NOT EXISTS item_ratings(kind INTEGER, item TEXT, rating REAL, rd REAL, "
     "  vol REAL, PRIMARY KEY(kind, item)) WITHOUT ROWID;";
+
+/* The log's rows not yet in the events table, by game: the writer's own (it adds a commit's
+ * rows once the commit returned and drops a game's once their copy is committed), read by
+ * srv_store_each_event under the store's idx_mu.  A read-only store holds the whole log here,
+ * read at open. */
+typedef struct log_game {
+  char id[SRV_GAME_ID_LEN + 1];
+  uint64_t first; /* the log id of its oldest row here */
+  srv_event_row *rows;
+  uint32_t n, cap;
+  struct log_game *next; /* in its bucket */
+} log_game;
+
+/* The log is kept at most this many rows behind (and at least LOG_MIN_ROWS, or LOG_PER_GAME
+ * rows for each game with rows in it, up to LOG_MAX_ROWS): a game's rows are copied to the
+ * events table together, once the oldest of them is that far behind, so a copy writes a page
+ * of the events table for many moves of the game instead of one. */
+#define LOG_MIN_ROWS 16384
+#define LOG_PER_GAME 16
+#define LOG_MAX_ROWS 262144
 
 struct srv_store {
   sqlite3 *db; /* the writer's */
@@ -167,7 +199,122 @@ struct srv_store {
   int lock_fd;
   void (*wake)(void *ctx);
   void *wake_ctx;
+  /* the log (events_log): the ids given, the lowest still there, the games with rows in it in
+   * a hash table (its structure and rows changed under idx_mu) and in the order their oldest
+   * row came (fifo) */
+  uint64_t log_next, log_floor;
+  pthread_mutex_t idx_mu;
+  log_game **idx;
+  size_t idx_cap, idx_count, idx_rows;
+  log_game **fifo;
+  size_t fifo_head, fifo_len, fifo_cap;
+  int idx_incomplete; /* a row could not be indexed (no memory): reads look in the log itself */
+  _Atomic uint64_t log_fixed; /* 0, or how far behind the log is kept (tests) */
 };
+
+/* ---- the log's index ---- */
+
+static size_t idx_bucket(const srv_store *s, const char *id) {
+  uint64_t h = 1469598103934665603u;
+  for (const char *p = id; *p; p++)
+    h = (h ^ (unsigned char)*p) * 1099511628211u;
+  return (size_t)(h & (s->idx_cap - 1));
+}
+
+static log_game *idx_find(const srv_store *s, const char *id) {
+  if (!s->idx_cap) return NULL;
+  for (log_game *g = s->idx[idx_bucket(s, id)]; g; g = g->next)
+    if (!strcmp(g->id, id)) return g;
+  return NULL;
+}
+
+/* The game's entry, made if new (and put at the fifo's end); NULL without memory. */
+static log_game *idx_add(srv_store *s, const char *id, uint64_t first) {
+  log_game *g = idx_find(s, id);
+  if (g) return g;
+  if (s->idx_count + 1 > s->idx_cap) {
+    size_t cap = s->idx_cap ? 2 * s->idx_cap : 1024;
+    log_game **b = calloc(cap, sizeof *b);
+    if (!b) return NULL;
+    log_game **old = s->idx;
+    size_t ocap = s->idx_cap;
+    s->idx = b;
+    s->idx_cap = cap;
+    for (size_t i = 0; i < ocap; i++)
+      for (log_game *e = old[i], *next; e; e = next) {
+        next = e->next;
+        size_t k = idx_bucket(s, e->id);
+        e->next = b[k];
+        b[k] = e;
+      }
+    free(old);
+  }
+  if (s->fifo_len == s->fifo_cap) {
+    size_t cap = s->fifo_cap ? 2 * s->fifo_cap : 1024;
+    log_game **f = malloc(cap * sizeof *f);
+    if (!f) return NULL;
+    for (size_t i = 0; i < s->fifo_len; i++)
+      f[i] = s->fifo[(s->fifo_head + i) % s->fifo_cap];
+    free(s->fifo);
+    s->fifo = f;
+    s->fifo_cap = cap;
+    s->fifo_head = 0;
+  }
+  if (!(g = calloc(1, sizeof *g))) return NULL;
+  snprintf(g->id, sizeof g->id, "%s", id);
+  g->first = first;
+  size_t k = idx_bucket(s, id);
+  g->next = s->idx[k];
+  s->idx[k] = g;
+  s->idx_count++;
+  s->fifo[(s->fifo_head + s->fifo_len++) % s->fifo_cap] = g;
+  return g;
+}
+
+static int idx_append(srv_store *s, const srv_event_row *row, uint64_t log_id) {
+  log_game *g = idx_add(s, row->game, log_id);
+  if (!g) return -1;
+  if (g->n == g->cap) {
+    uint32_t cap = g->cap ? 2 * g->cap : 16;
+    srv_event_row *r = realloc(g->rows, cap * sizeof *r);
+    if (!r) return -1;
+    g->rows = r;
+    g->cap = cap;
+  }
+  g->rows[g->n++] = *row;
+  s->idx_rows++;
+  return 0;
+}
+
+/* The oldest game of the fifo leaves (its rows are in the events table now). */
+static void idx_pop(srv_store *s) {
+  log_game *g = s->fifo[s->fifo_head];
+  s->fifo_head = (s->fifo_head + 1) % s->fifo_cap;
+  s->fifo_len--;
+  for (log_game **p = &s->idx[idx_bucket(s, g->id)]; *p; p = &(*p)->next)
+    if (*p == g) {
+      *p = g->next;
+      break;
+    }
+  s->idx_count--;
+  s->idx_rows -= g->n;
+  free(g->rows);
+  free(g);
+}
+
+static void idx_clear(srv_store *s) {
+  while (s->fifo_len)
+    idx_pop(s);
+}
+
+/* How far behind the log is kept (LOG_MIN_ROWS above). */
+static uint64_t log_keep(const srv_store *s) {
+  uint64_t keep = (uint64_t)s->idx_count * LOG_PER_GAME, fixed = atomic_load(&s->log_fixed);
+  return fixed                 ? fixed
+         : keep < LOG_MIN_ROWS ? LOG_MIN_ROWS
+         : keep > LOG_MAX_ROWS ? LOG_MAX_ROWS
+                               : keep;
+}
 
 static int exec(sqlite3 *db, const char *sql) {
   return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
@@ -177,6 +324,36 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s) {
   sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
 }
 
+static void col_text(sqlite3_stmt *st, int i, char *out, size_t size) {
+  const unsigned char *t = sqlite3_column_text(st, i);
+  snprintf(out, size, "%s", t ? (const char *)t : "");
+}
+
+/* An event from a row of (seq, t, kind, by, side, text, flags, lag_ms, reason, ms, setting,
+ * client_id), from column 0 on. */
+static void read_event(sqlite3_stmt *st, const char *id, srv_event_row *e) {
+  memset(e, 0, sizeof *e);
+  snprintf(e->game, sizeof e->game, "%s", id);
+  e->seq = (uint32_t)sqlite3_column_int64(st, 0);
+  e->t = sqlite3_column_int64(st, 1);
+  const char *kind = (const char *)sqlite3_column_text(st, 2);
+  arb_ref_kind k = ARB_REF_TICK;
+  if (!kind || (strcmp(kind, "tick") && arb_ref_kind_parse(kind, strlen(kind), &k) != ARB_OK))
+    k = ARB_REF_KIND_COUNT; /* unreadable: the replay refuses it */
+  e->kind = (int)k;
+  e->by = sqlite3_column_int(st, 3);
+  e->side = sqlite3_column_int(st, 4);
+  col_text(st, 5, e->text, sizeof e->text);
+  e->flags = (unsigned)sqlite3_column_int64(st, 6);
+  e->lag_ms = sqlite3_column_int64(st, 7);
+  e->reason = sqlite3_column_int(st, 8);
+  e->ms = sqlite3_column_int64(st, 9);
+  e->set = sqlite3_column_int(st, 10);
+  e->client_id = sqlite3_column_int64(st, 11);
+}
+
+#define EVENT_COLUMNS "seq, t, kind, by, side, text, flags, lag_ms, reason, ms, setting, client_id"
+
 static int step(sqlite3_stmt *st) {
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
@@ -184,22 +361,67 @@ static int step(sqlite3_stmt *st) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int run_move(srv_store *s, const srv_move_row *m) {
-  sqlite3_stmt *st = s->st[ST_MOVE];
-  bind_text(st, 1, m->game);
-  sqlite3_bind_int(st, 2, m->ply);
-  bind_text(st, 3, m->uci);
-  bind_text(st, 4, m->san);
-  sqlite3_bind_int64(st, 5, m->t);
-  sqlite3_bind_int64(st, 6, m->clock_ms);
-  sqlite3_bind_int64(st, 7, m->elapsed_ms);
-  sqlite3_bind_int64(st, 8, m->lag_ms);
-  sqlite3_bind_int64(st, 9, m->comp_ms);
-  sqlite3_bind_int(st, 10, m->premove);
-  return step(st);
+/* An event's columns, in the order both ST_EVENT and ST_LOG take them. */
+static void bind_event(sqlite3_stmt *st, const srv_event_row *e) {
+  sqlite3_bind_text(st, 1, e->game, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, e->seq);
+  sqlite3_bind_int64(st, 3, e->t);
+  sqlite3_bind_text(st, 4, arb_ref_kind_name((arb_ref_kind)e->kind), -1, SQLITE_STATIC);
+  sqlite3_bind_int(st, 5, e->by);
+  sqlite3_bind_int(st, 6, e->side);
+  sqlite3_bind_text(st, 7, e->text, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 8, e->flags);
+  sqlite3_bind_int64(st, 9, e->lag_ms);
+  sqlite3_bind_int(st, 10, e->reason);
+  sqlite3_bind_int64(st, 11, e->ms);
+  sqlite3_bind_int(st, 12, e->set);
+  sqlite3_bind_int64(st, 13, e->client_id);
 }
 
-static int run(srv_store *s, const op *o) {
+/* OP_EXPIRE: the games made before the time and never started go.  A game whose first events
+ * are still only in the log (a commit before this one, or this one) has started. */
+static int run_expire(srv_store *s, int64_t before, uint64_t batch_first) {
+  sqlite3_stmt *st = s->st[ST_EXPIRE_LIST];
+  sqlite3_bind_int64(st, 1, before);
+  char(*ids)[SRV_GAME_ID_LEN + 1] = NULL;
+  size_t n = 0, cap = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      void *p = realloc(ids, cap * sizeof *ids);
+      if (!p) break;
+      ids = p;
+    }
+    col_text(st, 0, ids[n], sizeof ids[n]);
+    n++;
+  }
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  int failed = rc != SQLITE_DONE;
+  for (size_t i = 0; i < n && !failed; i++) {
+    if (idx_find(s, ids[i])) continue;
+    sqlite3_stmt *has = s->st[ST_LOG_HAS];
+    sqlite3_bind_int64(has, 1, (sqlite3_int64)batch_first);
+    sqlite3_bind_text(has, 2, ids[i], -1, SQLITE_STATIC);
+    rc = sqlite3_step(has);
+    sqlite3_reset(has);
+    sqlite3_clear_bindings(has);
+    if (rc == SQLITE_ROW) continue;
+    if (rc != SQLITE_DONE) {
+      failed = 1;
+      break;
+    }
+    sqlite3_stmt *del = s->st[ST_EXPIRE_ONE];
+    sqlite3_bind_text(del, 1, ids[i], -1, SQLITE_STATIC);
+    failed = step(del) != 0;
+  }
+  free(ids);
+  return failed ? -1 : 0;
+}
+
+/* One queued write, in the writer's transaction; an event goes to the log with the id given. */
+static int run(srv_store *s, const op *o, uint64_t log_id, uint64_t batch_first) {
   sqlite3_stmt *st = NULL;
   switch (o->kind) {
   case OP_GAME: {
@@ -220,26 +442,11 @@ static int run(srv_store *s, const op *o) {
     sqlite3_bind_int(st, 13, g->level);
     break;
   }
-  case OP_EVENT: {
-    for (int i = 0; i < o->u.event.nmoves; i++)
-      if (run_move(s, &o->u.event.moves[i])) return -1;
-    const srv_event_row *e = &o->u.event.row;
-    st = s->st[ST_EVENT];
-    bind_text(st, 1, e->game);
-    sqlite3_bind_int64(st, 2, e->seq);
-    sqlite3_bind_int64(st, 3, e->t);
-    bind_text(st, 4, arb_ref_kind_name((arb_ref_kind)e->kind));
-    sqlite3_bind_int(st, 5, e->by);
-    sqlite3_bind_int(st, 6, e->side);
-    bind_text(st, 7, e->text);
-    sqlite3_bind_int64(st, 8, e->flags);
-    sqlite3_bind_int64(st, 9, e->lag_ms);
-    sqlite3_bind_int(st, 10, e->reason);
-    sqlite3_bind_int64(st, 11, e->ms);
-    sqlite3_bind_int(st, 12, e->set);
-    sqlite3_bind_int64(st, 13, e->client_id);
+  case OP_EVENT:
+    st = s->st[ST_LOG];
+    bind_event(st, &o->u.event);
+    sqlite3_bind_int64(st, 14, (sqlite3_int64)log_id);
     break;
-  }
   case OP_END:
     st = s->st[ST_END];
     bind_text(st, 1, o->u.end.result);
@@ -263,10 +470,7 @@ static int run(srv_store *s, const op *o) {
     st = s->st[ST_HEARTBEAT];
     sqlite3_bind_int64(st, 1, o->u.heartbeat);
     break;
-  case OP_EXPIRE:
-    st = s->st[ST_EXPIRE];
-    sqlite3_bind_int64(st, 1, o->u.expire_before);
-    break;
+  case OP_EXPIRE: return run_expire(s, o->u.expire_before, batch_first);
   case OP_LEARNER: {
     const srv_learner_row *l = &o->u.learner;
     st = s->st[ST_LEARNER];
@@ -309,6 +513,42 @@ static int run(srv_store *s, const op *o) {
   return step(st);
 }
 
+/* The games whose oldest row in the log is more than log_keep() behind `next`, from the fifo's
+ * head: their rows are written to the events table (in the writer's transaction).  How many
+ * games, -1 on a failure. */
+static long copy_old(srv_store *s, uint64_t next) {
+  uint64_t keep = log_keep(s);
+  size_t k = 0;
+  for (; k < s->fifo_len; k++) {
+    const log_game *g = s->fifo[(s->fifo_head + k) % s->fifo_cap];
+    if (g->first + keep > next) break;
+    for (uint32_t i = 0; i < g->n; i++) {
+      bind_event(s->st[ST_EVENT], &g->rows[i]);
+      if (step(s->st[ST_EVENT])) return -1;
+    }
+  }
+  return (long)k;
+}
+
+/* Every row of the log into the events table and out of the log, in one transaction (at open,
+ * when idle, at close).  0, or -1 (rolled back: the log is as it was). */
+static int compact_all(srv_store *s) {
+  if (exec(s->db, "BEGIN IMMEDIATE")) return -1;
+  if (exec(s->db,
+           "INSERT OR REPLACE INTO events SELECT game, seq, t, kind, by, side, text, "
+           "flags, lag_ms, reason, ms, setting, client_id FROM events_log ORDER BY game, seq") ||
+      exec(s->db, "DELETE FROM events_log") || exec(s->db, "COMMIT")) {
+    exec(s->db, "ROLLBACK");
+    return -1;
+  }
+  pthread_mutex_lock(&s->idx_mu);
+  idx_clear(s);
+  s->idx_incomplete = 0;
+  s->log_floor = s->log_next;
+  pthread_mutex_unlock(&s->idx_mu);
+  return 0;
+}
+
 static void sleep_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
   nanosleep(&ts, NULL);
@@ -344,17 +584,37 @@ static void *writer_main(void *arg) {
     batch = q;
     bcap = qcap;
     pthread_mutex_unlock(&s->mu);
-    if (!n) { /* idle: keep the WAL short */
+    if (!n) { /* idle: the log into the events table, and the WAL kept short */
+      if (s->idx_count || s->idx_incomplete) compact_all(s);
       exec(s->db, "PRAGMA wal_checkpoint(TRUNCATE)");
       last_checkpoint = time(NULL);
       dirty = 0;
       continue;
     }
+    if (s->idx_incomplete) compact_all(s); /* a row the index lost: the log is emptied first */
+    /* the batch's events go to the log with the next ids; the games whose rows in the log are
+     * old enough are copied to the events table; the log keeps what is not copied */
     int ok = 0;
+    uint64_t first = s->log_next, next = first, floor = s->log_floor;
+    long copied = 0;
     for (long delay = 50; !atomic_load(&s->broken); delay *= 2) {
       ok = step(s->st[ST_BEGIN]) == 0;
-      for (size_t i = 0; ok && i < n; i++)
-        ok = run(s, &batch[i]) == 0;
+      next = first;
+      for (size_t i = 0; ok && i < n; i++) {
+        ok = run(s, &batch[i], next, first) == 0;
+        next += batch[i].kind == OP_EVENT;
+      }
+      if (ok) ok = (copied = copy_old(s, next)) >= 0;
+      if (ok) {
+        floor = (size_t)copied < s->fifo_len
+                    ? s->fifo[(s->fifo_head + (size_t)copied) % s->fifo_cap]->first
+                    : next;
+        if (next > first && first < floor) floor = first;
+        if (floor > s->log_floor && !s->idx_incomplete) {
+          sqlite3_bind_int64(s->st[ST_LOG_TRIM], 1, (sqlite3_int64)floor);
+          ok = step(s->st[ST_LOG_TRIM]) == 0;
+        }
+      }
       if (ok && step(s->st[ST_COMMIT]) == 0) break;
       ok = 0;
       fprintf(stderr, "arbiter serve: commit of %zu writes failed (%s)%s\n", n,
@@ -365,6 +625,18 @@ static void *writer_main(void *arg) {
       sleep_ms(delay);
     }
     dirty = 1;
+    if (ok) { /* committed: the index follows */
+      pthread_mutex_lock(&s->idx_mu);
+      for (long k = 0; k < copied; k++)
+        idx_pop(s);
+      uint64_t id = first;
+      for (size_t i = 0; i < n; i++)
+        if (batch[i].kind == OP_EVENT && idx_append(s, &batch[i].u.event, id++))
+          s->idx_incomplete = 1;
+      s->log_next = next;
+      if (floor > s->log_floor) s->log_floor = floor;
+      pthread_mutex_unlock(&s->idx_mu);
+    }
     pthread_mutex_lock(&s->mu);
     if (!ok) { /* this batch, and every one until the caller recovers, is failed */
       if (!atomic_load(&s->broken)) s->failed_from = batch[0].ticket;
@@ -402,6 +674,10 @@ static void quick_check(sqlite3 *db, char *out, size_t size) {
 }
 
 static void store_free(srv_store *s) {
+  idx_clear(s);
+  free(s->idx);
+  free(s->fifo);
+  pthread_mutex_destroy(&s->idx_mu);
   for (int i = 0; i < ST_COUNT; i++)
     sqlite3_finalize(s->st[i]);
   sqlite3_close(s->rd);
@@ -434,6 +710,8 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
     return NULL;
   }
   s->lock_fd = -1;
+  pthread_mutex_init(&s->idx_mu, NULL);
+  s->log_next = s->log_floor = 1;
   struct stat st;
   int existed = stat(path, &st) == 0;
   if (existed && !S_ISREG(st.st_mode)) {
@@ -535,6 +813,11 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
   what = "prepare";
   for (int i = 0; i < ST_COUNT; i++)
     if (sqlite3_prepare_v2(s->db, st_sql[i], -1, &s->st[i], NULL) != SQLITE_OK) goto fail;
+  /* what the log holds after a crash goes to the events table first: the log starts empty */
+  what = "write to";
+  if (compact_all(s)) goto fail;
+  /* a cache for the events table's pages the writer copies to (one a game) and the log's */
+  exec(s->db, "PRAGMA cache_size = -16384");
   what = "open for reading";
   if (sqlite3_open_v2(path, &s->rd, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) goto fail;
   sqlite3_busy_timeout(s->rd, 5000);
@@ -561,6 +844,7 @@ srv_store *srv_store_open_read(const char *path, char *err, size_t err_size) {
     return NULL;
   }
   s->lock_fd = -1;
+  pthread_mutex_init(&s->idx_mu, NULL);
   s->readonly = 1;
   if (sqlite3_open_v2(path, &s->rd, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
       is_ours(s->rd, path, err, err_size)) {
@@ -570,6 +854,28 @@ srv_store *srv_store_open_read(const char *path, char *err, size_t err_size) {
     return NULL;
   }
   sqlite3_busy_timeout(s->rd, 5000);
+  /* the log as it is now (beside a running server, or left by a crash): indexed in memory, so
+   * that each game's events are the table's and then the log's */
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s->rd, "SELECT " EVENT_COLUMNS ", game, id FROM events_log ORDER BY id",
+                         -1, &st, NULL) == SQLITE_OK) {
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      char game[SRV_GAME_ID_LEN + 1];
+      srv_event_row e;
+      col_text(st, 12, game, sizeof game);
+      read_event(st, game, &e);
+      if (idx_append(s, &e, (uint64_t)sqlite3_column_int64(st, 13))) rc = SQLITE_NOMEM;
+      if (rc != SQLITE_ROW) break;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+      snprintf(err, err_size, "%s: cannot read the database's log: %s", path,
+               rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(s->rd));
+      store_free(s);
+      return NULL;
+    }
+  }
   return s;
 }
 
@@ -584,12 +890,15 @@ void srv_store_close(srv_store *s) {
   pthread_cond_signal(&s->work);
   pthread_mutex_unlock(&s->mu);
   pthread_join(s->writer, NULL);
+  compact_all(s); /* a failure leaves the log to the next open */
   exec(s->db, "PRAGMA wal_checkpoint(TRUNCATE)");
   pthread_mutex_destroy(&s->mu);
   pthread_cond_destroy(&s->work);
   pthread_cond_destroy(&s->done);
   store_free(s);
 }
+
+void srv_store_set_log_keep(srv_store *s, uint32_t rows) { atomic_store(&s->log_fixed, rows); }
 
 void srv_store_set_wake(srv_store *s, void (*wake)(void *ctx), void *ctx) {
   s->wake = wake;
@@ -621,13 +930,9 @@ uint64_t srv_store_put_game(srv_store *s, const srv_game_row *row) {
   return queue(s, &o);
 }
 
-uint64_t srv_store_put_event(srv_store *s, const srv_event_row *row, const srv_move_row *moves,
-                             int nmoves) {
+uint64_t srv_store_put_event(srv_store *s, const srv_event_row *row) {
   op o = {.kind = OP_EVENT};
-  o.u.event.row = *row;
-  o.u.event.nmoves = nmoves < 0 ? 0 : nmoves > 2 ? 2 : nmoves;
-  for (int i = 0; i < o.u.event.nmoves; i++)
-    o.u.event.moves[i] = moves[i];
+  o.u.event = *row;
   return queue(s, &o);
 }
 
@@ -744,11 +1049,6 @@ int srv_store_flush_within(srv_store *s, int64_t ms) {
 
 /* ---- reads ---- */
 
-static void col_text(sqlite3_stmt *st, int i, char *out, size_t size) {
-  const unsigned char *t = sqlite3_column_text(st, i);
-  snprintf(out, size, "%s", t ? (const char *)t : "");
-}
-
 static void read_game(sqlite3_stmt *st, srv_game_row *g) {
   memset(g, 0, sizeof *g);
   col_text(st, 0, g->id, sizeof g->id);
@@ -782,12 +1082,29 @@ static void read_game(sqlite3_stmt *st, srv_game_row *g) {
   "first_move_ms, rematch_of, rematch_id, over, result, termination, rematch_masks, computer, "    \
   "level, white_name, black_name"
 
+/* Whether the log holds rows of this game. */
+static int in_log(srv_store *s, const char *id) {
+  pthread_mutex_lock(&s->idx_mu);
+  int found = idx_find(s, id) != NULL, scan = s->idx_incomplete;
+  pthread_mutex_unlock(&s->idx_mu);
+  if (found || !scan) return found;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(s->rd, "SELECT 1 FROM events_log WHERE game = ? LIMIT 1", -1, &st, NULL) !=
+      SQLITE_OK)
+    return 1; /* unknown: taken as started (kept) */
+  bind_text(st, 1, id);
+  found = sqlite3_step(st) != SQLITE_DONE;
+  sqlite3_finalize(st);
+  return found;
+}
+
 long srv_store_each_game(srv_store *s, srv_games_which which,
                          int (*fn)(void *ctx, const srv_game_row *row), void *ctx) {
   sqlite3_stmt *st;
+  /* under way: not over, and started — events in the table, or only in the log so far */
   const char *sql = which == SRV_GAMES_UNDER_WAY
-                        ? "SELECT " GAME_COLUMNS " FROM games WHERE over = 0 AND EXISTS (SELECT 1 "
-                          "FROM events WHERE events.game = games.id) ORDER BY created_ms"
+                        ? "SELECT " GAME_COLUMNS ", EXISTS (SELECT 1 FROM events WHERE events.game "
+                          "= games.id) FROM games WHERE over = 0 ORDER BY created_ms"
                         : "SELECT " GAME_COLUMNS " FROM games ORDER BY created_ms";
   if (sqlite3_prepare_v2(s->rd, sql, -1, &st, NULL) != SQLITE_OK) return -1;
   long n = 0;
@@ -795,6 +1112,7 @@ long srv_store_each_game(srv_store *s, srv_games_which which,
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     srv_game_row g;
     read_game(st, &g);
+    if (which == SRV_GAMES_UNDER_WAY && !sqlite3_column_int(st, 20) && !in_log(s, g.id)) continue;
     n++;
     if (fn(ctx, &g)) {
       rc = SQLITE_DONE;
@@ -817,80 +1135,88 @@ int srv_store_get_game(srv_store *s, const char *id, srv_game_row *row) {
   return found ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
-long srv_store_each_event(srv_store *s, const char *id,
-                          int (*fn)(void *ctx, const srv_event_row *row), void *ctx) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(
-          s->rd,
-          "SELECT seq, t, kind, by, side, text, flags, lag_ms, reason, ms, setting, client_id "
-          "FROM events WHERE game = ? ORDER BY seq",
-          -1, &st, NULL) != SQLITE_OK)
-    return -1;
-  bind_text(st, 1, id);
-  long n = 0;
+/* Rows of a statement (EVENT_COLUMNS) appended to *rows; -1 on an error. */
+static int read_events(sqlite3_stmt *st, const char *id, srv_event_row **rows, size_t *n) {
+  size_t cap = *n;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    srv_event_row e;
-    memset(&e, 0, sizeof e);
-    snprintf(e.game, sizeof e.game, "%s", id);
-    e.seq = (uint32_t)sqlite3_column_int64(st, 0);
-    e.t = sqlite3_column_int64(st, 1);
-    const char *kind = (const char *)sqlite3_column_text(st, 2);
-    arb_ref_kind k = ARB_REF_TICK;
-    if (!kind || (strcmp(kind, "tick") && arb_ref_kind_parse(kind, strlen(kind), &k) != ARB_OK))
-      k = ARB_REF_KIND_COUNT; /* unreadable: the replay refuses it */
-    e.kind = (int)k;
-    e.by = sqlite3_column_int(st, 3);
-    e.side = sqlite3_column_int(st, 4);
-    col_text(st, 5, e.text, sizeof e.text);
-    e.flags = (unsigned)sqlite3_column_int64(st, 6);
-    e.lag_ms = sqlite3_column_int64(st, 7);
-    e.reason = sqlite3_column_int(st, 8);
-    e.ms = sqlite3_column_int64(st, 9);
-    e.set = sqlite3_column_int(st, 10);
-    e.client_id = sqlite3_column_int64(st, 11);
-    n++;
-    if (fn(ctx, &e)) {
-      rc = SQLITE_DONE;
-      break;
+    if (*n == cap) {
+      cap = cap ? 2 * cap : 64;
+      srv_event_row *r = realloc(*rows, cap * sizeof *r);
+      if (!r) return -1;
+      *rows = r;
     }
+    read_event(st, id, &(*rows)[(*n)++]);
   }
-  sqlite3_finalize(st);
-  return rc == SQLITE_DONE ? n : -1;
+  return rc == SQLITE_DONE ? 0 : -1;
 }
 
-long srv_store_each_move(srv_store *s, const char *id,
-                         int (*fn)(void *ctx, const srv_move_row *row), void *ctx) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(s->rd,
-                         "SELECT ply, uci, san, t, clock_ms, elapsed_ms, lag_ms, comp_ms, premove "
-                         "FROM moves WHERE game = ? ORDER BY ply",
-                         -1, &st, NULL) != SQLITE_OK)
-    return -1;
-  bind_text(st, 1, id);
-  long n = 0;
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    srv_move_row m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.game, sizeof m.game, "%s", id);
-    m.ply = sqlite3_column_int(st, 0);
-    col_text(st, 1, m.uci, sizeof m.uci);
-    col_text(st, 2, m.san, sizeof m.san);
-    m.t = sqlite3_column_int64(st, 3);
-    m.clock_ms = sqlite3_column_int64(st, 4);
-    m.elapsed_ms = sqlite3_column_int64(st, 5);
-    m.lag_ms = sqlite3_column_int64(st, 6);
-    m.comp_ms = sqlite3_column_int64(st, 7);
-    m.premove = sqlite3_column_int(st, 8);
-    n++;
-    if (fn(ctx, &m)) {
-      rc = SQLITE_DONE;
-      break;
+/* A game's events: those in the events table, then those still only in the log.  The log's are
+ * taken first (from the index, or from the log itself when the index is incomplete, in the
+ * same read transaction): a row copied from the log to the table meanwhile is then in one or
+ * the other (both: it is read once), never in neither — the table holds a game's first events
+ * and the log the rest. */
+long srv_store_each_event(srv_store *s, const char *id,
+                          int (*fn)(void *ctx, const srv_event_row *row), void *ctx) {
+  srv_event_row *tail = NULL;
+  size_t ntail = 0;
+  int scan, failed = 0;
+  pthread_mutex_lock(&s->idx_mu);
+  const log_game *g = idx_find(s, id);
+  scan = s->idx_incomplete;
+  if (g && g->n && !scan) {
+    if ((tail = malloc(g->n * sizeof *tail))) {
+      memcpy(tail, g->rows, g->n * sizeof *tail);
+      ntail = g->n;
+    } else {
+      failed = 1;
     }
   }
-  sqlite3_finalize(st);
-  return rc == SQLITE_DONE ? n : -1;
+  pthread_mutex_unlock(&s->idx_mu);
+  sqlite3_stmt *st = NULL;
+  int in_tx = scan && exec(s->rd, "BEGIN") == 0;
+  if (scan && !in_tx) failed = 1;
+  if (in_tx && !failed) {
+    if (sqlite3_prepare_v2(s->rd,
+                           "SELECT " EVENT_COLUMNS " FROM events_log WHERE game = ? ORDER BY seq",
+                           -1, &st, NULL) != SQLITE_OK)
+      failed = 1;
+    else {
+      bind_text(st, 1, id);
+      failed = read_events(st, id, &tail, &ntail) != 0;
+      sqlite3_finalize(st);
+    }
+  }
+  long n = 0;
+  int64_t last = -1;
+  int stop = 0, rc = SQLITE_DONE;
+  if (!failed &&
+      sqlite3_prepare_v2(s->rd, "SELECT " EVENT_COLUMNS " FROM events WHERE game = ? ORDER BY seq",
+                         -1, &st, NULL) == SQLITE_OK) {
+    bind_text(st, 1, id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      srv_event_row e;
+      read_event(st, id, &e);
+      last = e.seq;
+      n++;
+      if (fn(ctx, &e)) {
+        stop = 1;
+        rc = SQLITE_DONE;
+        break;
+      }
+    }
+    sqlite3_finalize(st);
+  } else {
+    failed = 1;
+  }
+  if (in_tx) exec(s->rd, "COMMIT");
+  for (size_t i = 0; i < ntail && !stop && !failed && rc == SQLITE_DONE; i++) {
+    if ((int64_t)tail[i].seq <= last) continue;
+    n++;
+    stop = fn(ctx, &tail[i]) != 0;
+  }
+  free(tail);
+  return failed || rc != SQLITE_DONE ? -1 : n;
 }
 
 int srv_store_get_learner(srv_store *s, const uint8_t hash[SRV_SHA256_BYTES],

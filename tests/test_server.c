@@ -264,7 +264,7 @@ Test(server, store_round_trip) {
   strcpy(e.text, "e2e4");
   e.lag_ms = 30;
   e.client_id = 99;
-  uint64_t t2 = srv_store_put_event(s, &e, NULL, 0);
+  uint64_t t2 = srv_store_put_event(s, &e);
   cr_assert_gt(t2, t1, "tickets increase");
   srv_store_heartbeat(s, 6000);
   srv_store_flush(s);

@@ -216,8 +216,9 @@ test('a write that fails: the mover is told, the game stays as it was, SIGTERM s
   }
   const port = Number(readFileSync(portFile, 'utf8').trim());
   const server = { port, base: `http://127.0.0.1:${port}`, proc };
-  const { white, black } = await twoPlayers(server, { control: '5+0', rules: 'casual' });
-  // knights to and fro (casual: no automatic draw), until the disk is full
+  const { white, black } = await twoPlayers(server, { control: '5+0', rules: 'uscf' });
+  // knights to and fro (US Chess rules: repetitions end nothing by themselves, so the game goes
+  // on however few bytes a move takes on disk), until the disk is full
   const shuffle = ['g1f3', 'g8f6', 'f3g1', 'f6g8'];
   let refusedAt = -1, ply = 0;
   for (let i = 0; i < 4000 && refusedAt < 0; i++) {
