@@ -23,13 +23,12 @@
 #include <string.h>
 
 #include "game.h"
+#include "strhash.h"
 
 #define MATE_SCORE 100000
 
 static uint64_t key_of(const char *id) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (; *id; id++)
-    h = (h ^ (uint8_t)*id) * 1099511628211ull;
+  uint64_t h = srv_strhash(id);
   return h ? h : 1;
 }
 

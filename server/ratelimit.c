@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strhash.h"
+
 void srv_bucket_init(srv_bucket *b, double burst, int64_t now_ms) {
   b->tokens = burst;
   b->refill_ms = now_ms;
@@ -36,12 +38,7 @@ void srv_rate_table_free(srv_rate_table *t) {
   memset(t, 0, sizeof *t);
 }
 
-static size_t hash(const char *s) {
-  uint64_t h = 1469598103934665603u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return (size_t)h;
-}
+static size_t hash(const char *s) { return (size_t)srv_strhash(s); }
 
 /* A new table of cap slots holding the live entries of the old one; with prune, only those
  * whose bucket is not full at now (the others would allow as a fresh one does). */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "strhash.h"
 
 #define SRV_IDLE_EVICT_MS (10 * 60 * 1000)
 
@@ -18,10 +19,7 @@ static const char *color_name(int c) { return c == ARB_WHITE ? "white" : "black"
 /* ---- the table ---- */
 
 static size_t bucket_of(const srv_server *sv, const char *id) {
-  uint64_t h = 1469598103934665603u;
-  for (const char *p = id; *p; p++)
-    h = (h ^ (unsigned char)*p) * 1099511628211u;
-  return (size_t)(h & (sv->nbuckets - 1));
+  return (size_t)(srv_strhash(id) & (sv->nbuckets - 1));
 }
 
 static srv_game *lookup(const srv_server *sv, const char *id) {

@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "strhash.h"
+
 enum {
   OP_GAME,
   OP_EVENT,
@@ -215,10 +217,7 @@ struct srv_store {
 /* ---- the log's index ---- */
 
 static size_t idx_bucket(const srv_store *s, const char *id) {
-  uint64_t h = 1469598103934665603u;
-  for (const char *p = id; *p; p++)
-    h = (h ^ (unsigned char)*p) * 1099511628211u;
-  return (size_t)(h & (s->idx_cap - 1));
+  return (size_t)(srv_strhash(id) & (s->idx_cap - 1));
 }
 
 static log_game *idx_find(const srv_store *s, const char *id) {

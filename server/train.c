@@ -29,6 +29,7 @@
 #include "arbiter/arbiter.h"
 #include "audit_json.h"
 #include "protocol.h"
+#include "strhash.h"
 #include "token.h"
 
 #define MAX_LEARNERS 20000    /* kept in memory; the oldest unused go first */
@@ -216,12 +217,7 @@ static const char *item_id(const srv_trainer *t, int kind, long i) {
   return kind ? t->quiz[i].id : t->puzzles[i].p.id;
 }
 
-static uint64_t id_hash(const char *id) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (; *id; id++)
-    h = (h ^ (unsigned char)*id) * 1099511628211ull;
-  return h;
-}
+static uint64_t id_hash(const char *id) { return srv_strhash(id); }
 
 /* An open-addressing index of the items by id (twice their number, a power of two). */
 static int index_items(srv_trainer *t, int kind) {

@@ -47,6 +47,7 @@
 #include "level.h"
 #include "pool.h"
 #include "protocol.h"
+#include "strhash.h"
 #include "train.h"
 #include "ws.h"
 
@@ -225,12 +226,7 @@ static int64_t stamp(const transport *t) {
 
 /* ---- the peer table ---- */
 
-static size_t peer_hash(const char *s, size_t cap) {
-  uint64_t h = 1469598103934665603u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return (size_t)(h & (cap - 1));
-}
+static size_t peer_hash(const char *s, size_t cap) { return (size_t)(srv_strhash(s) & (cap - 1)); }
 
 static peer_slot *peer_find(transport *t, const char *addr, int create) {
   if (!t->peers) {
