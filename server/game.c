@@ -41,6 +41,7 @@ srv_game *srv_game_new(srv_server *sv, const srv_game_row *row) {
     free(g);
     return NULL;
   }
+  arb_fen_write(&g->start, g->initial_fen, sizeof g->initial_fen, 0);
   g->setup = (arb_ref_setup)ARB_REF_SETUP_INIT;
   g->setup.start = &g->start;
   g->setup.rules = rules;
@@ -138,6 +139,8 @@ void srv_game_view(srv_game *g, int viewer, int64_t now, srv_view *v) {
     g->sans.len--;
   }
   v->id = g->row.id;
+  v->initial_fen = g->initial_fen;
+  v->size_hint = g->update_len;
   v->version = g->version;
   v->ref = g->ref;
   v->setup = &g->setup;
@@ -226,48 +229,40 @@ void srv_game_send(srv_server *sv, srv_game *g, srv_session *to, char *text) {
   srv_buf_unref(b);
 }
 
-/* text with "ack":id after its "t" (the text begins {"t":"update",): for the sender. */
-static srv_buf *with_ack(const srv_buf *b, int64_t id) {
-  static const char head[] = "{\"t\":\"update\",";
-  const char *text = (const char *)b->data + SRV_PRE;
-  if (b->len < sizeof head - 1 || memcmp(text, head, sizeof head - 1)) return NULL;
-  char *out = malloc(b->len + 64);
-  if (!out) return NULL;
-  int n = snprintf(out, 64, "%s\"ack\":%lld,", head, (long long)id); /* at most 14 + 26 */
-  memcpy(out + n, text + sizeof head - 1, b->len - (sizeof head - 1) + 1);
-  return srv_buf_take(out);
-}
-
 void srv_game_broadcast(srv_server *sv, srv_game *g, const srv_event_info *ev, srv_session *ack_to,
                         int64_t ack_id) {
   g->version++;
   srv_view v;
-  char *text[3];
+  srv_buf *out[4];
   arb_ref_state st;
   arb_referee_state_of(g->ref, &st);
   int64_t at = st.has_game ? st.now : g->row.created_ms; /* the event's time */
   srv_game_view(g, -1, at, &v);
-  srv_write_updates(&v, ev, text);
+  /* the sender's update carries "ack" with its id */
+  int ack_seat = ack_to && ack_id >= 0 && ack_to->seat >= 0 ? ack_to->seat : -1;
+  srv_write_updates(&v, ev, ack_seat, ack_id, out);
+  if (out[2]) g->update_len = out[2]->len + 256;
   srv_pending *p = pend(sv, g);
-  for (int k = 0; k < 3; k++) {
-    srv_buf *b = srv_buf_take(text[k]);
-    if (p)
-      p->buf[k] = b;
-    else
-      srv_buf_unref(b);
+  if (!p) {
+    for (int k = 0; k < 4; k++)
+      srv_buf_unref(out[k]);
+    return;
   }
-  if (!p) return;
-  if (ack_to && ack_id >= 0 && ack_to->seat >= 0 && p->buf[ack_to->seat]) {
+  for (int k = 0; k < 3; k++)
+    p->buf[k] = out[k];
+  if (ack_seat >= 0 && out[ack_seat]) { /* without memory for its own: it gets its seat's */
     p->ack_to = ack_to;
     p->ack_id = ack_id;
-    p->ack_buf = with_ack(p->buf[ack_to->seat], ack_id);
+    p->ack_buf = out[3];
+  } else {
+    srv_buf_unref(out[3]);
   }
   /* the event, for a client that reconnects having missed it (a state-only broadcast, ev
    * NULL, leaves nothing: the state it will get says it all) */
   int slot = (int)(g->version % SRV_RING);
   srv_buf_unref(g->ring[slot].buf);
   g->ring[slot].v = g->version;
-  g->ring[slot].buf = ev ? srv_buf_take(srv_write_missed(&v, ev)) : NULL;
+  g->ring[slot].buf = ev ? srv_write_missed(&v, ev) : NULL;
   srv_game_release(sv, g, srv_store_durable(sv->store));
 }
 

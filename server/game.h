@@ -66,6 +66,8 @@ typedef struct srv_game {
   char open_token[SRV_TOKEN_LEN + 1];
   srv_jw sans; /* the SAN list as JSON without its "]", grown with the game */
   int sans_ply;
+  char initial_fen[ARB_FEN_MAX]; /* the start position's FEN, written once */
+  size_t update_len;             /* how long the shared part of its last update was */
   int ended_stored;
   srv_bucket offers[2];   /* each seat's draw offers */
   int paused_at_load;     /* its clock waits for srv_server_resume */

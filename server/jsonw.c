@@ -15,13 +15,26 @@ void srv_jw_init(srv_jw *w) {
   w->first = 1;
 }
 
+void srv_jw_init_front(srv_jw *w, size_t front, size_t cap) {
+  srv_jw_init(w);
+  w->front = front;
+  char *base = malloc(front + cap + 1);
+  if (!base) {
+    w->failed = 1;
+    return;
+  }
+  w->buf = base + front;
+  w->cap = cap + 1;
+  w->buf[0] = 0;
+}
+
 void srv_jw_free(srv_jw *w) {
-  free(w->buf);
+  free(w->buf ? w->buf - w->front : NULL);
   srv_jw_init(w);
 }
 
 char *srv_jw_take(srv_jw *w) {
-  if (w->failed || !w->buf) {
+  if (w->failed || !w->buf || w->front) {
     srv_jw_free(w);
     return NULL;
   }
@@ -30,18 +43,29 @@ char *srv_jw_take(srv_jw *w) {
   return text;
 }
 
+char *srv_jw_take_whole(srv_jw *w, size_t *len) {
+  if (w->failed || !w->buf) {
+    srv_jw_free(w);
+    return NULL;
+  }
+  char *base = w->buf - w->front;
+  *len = w->len;
+  srv_jw_init(w);
+  return base;
+}
+
 static int room(srv_jw *w, size_t n) {
   if (w->failed) return 0;
   if (w->len + n + 1 <= w->cap) return 1;
   size_t cap = w->cap ? w->cap : 1024;
   while (cap < w->len + n + 1)
     cap *= 2;
-  char *b = realloc(w->buf, cap);
+  char *b = realloc(w->buf ? w->buf - w->front : NULL, w->front + cap);
   if (!b) {
     w->failed = 1;
     return 0;
   }
-  w->buf = b;
+  w->buf = b + w->front;
   w->cap = cap;
   return 1;
 }
@@ -74,9 +98,8 @@ void srv_jw_close(srv_jw *w, char bracket) {
   w->first = 0;
 }
 
-void srv_jw_key(srv_jw *w, const char *key) {
+void srv_jw_keyn(srv_jw *w, const char *key, size_t n) {
   /* keys are the protocol's own names: nothing to escape */
-  size_t n = strlen(key);
   if (w->len + n + 5 > w->cap && !room(w, n + 4)) return;
   char *p = w->buf + w->len;
   if (!w->first) *p++ = ',';
@@ -142,27 +165,4 @@ void srv_jw_bool(srv_jw *w, int v) {
 void srv_jw_null(srv_jw *w) {
   comma(w);
   srv_jw_raw(w, "null", 4);
-}
-
-void srv_jw_kstr(srv_jw *w, const char *key, const char *s) {
-  srv_jw_key(w, key);
-  srv_jw_str(w, s);
-}
-
-void srv_jw_kint(srv_jw *w, const char *key, int64_t v) {
-  srv_jw_key(w, key);
-  srv_jw_int(w, v);
-}
-
-void srv_jw_kbool(srv_jw *w, const char *key, int v) {
-  srv_jw_key(w, key);
-  srv_jw_bool(w, v);
-}
-
-void srv_jw_kstr_or_null(srv_jw *w, const char *key, const char *s) {
-  srv_jw_key(w, key);
-  if (s)
-    srv_jw_str(w, s);
-  else
-    srv_jw_null(w);
 }

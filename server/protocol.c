@@ -158,16 +158,93 @@ static int parse_fields(json_t *j, srv_msg *m, srv_parse_error *err) {
   return 0;
 }
 
-int srv_parse_client(const char *text, size_t len, srv_msg *m, srv_parse_error *err) {
+/* A whole number of at most `max` as JSON writes it (digits, no sign, no leading zero, no
+ * fraction): its value, or -1. */
+static int64_t plain_uint(const char **p, const char *end, int64_t max) {
+  const char *s = *p;
+  int64_t v = 0;
+  if (s == end || *s < '0' || *s > '9' || (*s == '0' && s + 1 < end && s[1] >= '0' && s[1] <= '9'))
+    return -1;
+  for (; s < end && *s >= '0' && *s <= '9'; s++) {
+    v = v * 10 + (*s - '0');
+    if (v > max) return -1;
+  }
+  *p = s;
+  return v;
+}
+
+/* The message sent with every move, as a page or a bot writes it — {"t":"move" or "premove",
+ * "uci":..., "id":..., "lag":...}: those keys only, in any order, each once, no blanks, no
+ * escapes, the move and the numbers as parse_fields would take them — read without building
+ * a JSON tree.  1 when read so; 0 for any other text, which the full path then reads (and
+ * refuses with the reason when it must), with the same result as this one for what this one
+ * reads. */
+static int parse_move_fast(const char *s, size_t len, srv_msg *m) {
+  const char *p = s, *end = s + len;
+  int seen_t = 0, seen_id = 0, seen_lag = 0;
+  if (p == end || *p++ != '{') return 0;
+  for (;;) {
+    if (end - p < 4 || *p++ != '"') return 0;
+    const char *key = p;
+    while (p < end && *p >= 'a' && *p <= 'z')
+      p++;
+    size_t klen = (size_t)(p - key);
+    if (end - p < 3 || p[0] != '"' || p[1] != ':') return 0;
+    p += 2;
+    if (klen == 1 && key[0] == 't' && !seen_t) {
+      seen_t = 1;
+      if (end - p >= 6 && !memcmp(p, "\"move\"", 6)) {
+        m->type = SRV_MSG_MOVE;
+        p += 6;
+      } else if (end - p >= 9 && !memcmp(p, "\"premove\"", 9)) {
+        m->type = SRV_MSG_PREMOVE;
+        p += 9;
+      } else {
+        return 0;
+      }
+    } else if (klen == 3 && !memcmp(key, "uci", 3) && !m->uci[0]) {
+      if (*p++ != '"') return 0;
+      const char *u = p;
+      while (p < end && *p != '"' && p - u < 6)
+        p++;
+      if (p == end || *p != '"' || !uci_syntax(u, (size_t)(p - u))) return 0;
+      memcpy(m->uci, u, (size_t)(p - u));
+      m->uci[p - u] = 0;
+      p++;
+    } else if (klen == 2 && !memcmp(key, "id", 2) && !seen_id) {
+      seen_id = 1;
+      if ((m->id = plain_uint(&p, end, INT64_C(1) << 53)) < 0) return 0;
+    } else if (klen == 3 && !memcmp(key, "lag", 3) && !seen_lag) {
+      seen_lag = 1;
+      if ((m->lag_ms = plain_uint(&p, end, 60000)) < 0) return 0;
+    } else {
+      return 0;
+    }
+    if (p == end) return 0;
+    if (*p == '}') return p + 1 == end && seen_t && m->uci[0];
+    if (*p++ != ',') return 0;
+  }
+}
+
+static void parse_init(srv_msg *m, srv_parse_error *err) {
   memset(m, 0, sizeof *m);
   m->id = m->version = m->lag_ms = -1;
   m->auto_queen = -1;
   err->code = NULL;
   err->message[0] = 0;
+}
+
+/* The bounds every message is held to first: 0, or -1 with *err. */
+static int parse_bounds(const char *text, size_t len, srv_parse_error *err) {
   if (len > SRV_MAX_MESSAGE)
     return fail(err, "too_big", "a message may have at most %d bytes", SRV_MAX_MESSAGE);
   if (nesting(text, len, SRV_MAX_DEPTH) > SRV_MAX_DEPTH)
     return fail(err, "too_deep", "a message may nest at most %d levels", SRV_MAX_DEPTH);
+  return 0;
+}
+
+/* Any message, through the JSON library. */
+static int parse_json(const char *text, size_t len, srv_msg *m, srv_parse_error *err) {
   json_error_t jerr;
   json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (!j) return fail(err, "json", "%s (column %d)", jerr.text, jerr.column);
@@ -190,6 +267,20 @@ int srv_parse_client(const char *text, size_t len, srv_msg *m, srv_parse_error *
   }
   json_decref(j);
   return rc;
+}
+
+int srv_parse_client(const char *text, size_t len, srv_msg *m, srv_parse_error *err) {
+  parse_init(m, err);
+  if (parse_bounds(text, len, err)) return -1;
+  if (parse_move_fast(text, len, m)) return 0;
+  parse_init(m, err); /* anything else: read whole from the start */
+  return parse_json(text, len, m, err);
+}
+
+int srv_parse_client_json(const char *text, size_t len, srv_msg *m, srv_parse_error *err) {
+  parse_init(m, err);
+  if (parse_bounds(text, len, err)) return -1;
+  return parse_json(text, len, m, err);
 }
 
 /* ---- writing ---- */
@@ -328,16 +419,28 @@ static void kms(srv_jw *w, const char *key, int64_t ms) {
     srv_jw_int(w, ms);
 }
 
+/* The legal moves of the side to move, with their UCI. */
+typedef struct legal_list {
+  arb_move moves[ARB_MAX_MOVES];
+  char uci[ARB_MAX_MOVES][8];
+  int n;
+} legal_list;
+
+static void legal_of(const arb_position *p, legal_list *l) {
+  l->n = arb_generate_legal(p, l->moves);
+  for (int i = 0; i < l->n; i++)
+    arb_uci_write(p, l->moves[i], l->uci[i], sizeof l->uci[i]);
+}
+
 /* "dests":{"e2":"e3e4", ...}: the legal destinations of each piece of the side to move;
  * castling also onto the rook (chessground's rookCastle), as lichess sends it. */
-static void write_dests(srv_jw *w, const arb_position *p) {
-  arb_move moves[ARB_MAX_MOVES];
-  int n = arb_generate_legal(p, moves);
+static void write_dests(srv_jw *w, const arb_position *p, const legal_list *l) {
+  const arb_move *moves = l->moves;
+  int n = l->n;
   char to[64][64]; /* per origin: at most 27 destinations + castling onto two rooks */
   int len[64] = {0};
   for (int i = 0; i < n; i++) {
-    char uci[8];
-    arb_uci_write(p, moves[i], uci, sizeof uci);
+    const char *uci = l->uci[i];
     int from = (uci[0] - 'a') + 8 * (uci[1] - '1');
     /* a promotion appears four times: one destination */
     if (len[from] >= 2 && !memcmp(to[from] + len[from] - 2, uci + 2, 2)) continue;
@@ -365,19 +468,24 @@ static void write_dests(srv_jw *w, const arb_position *p) {
 static void write_common(srv_jw *w, const srv_view *v, const arb_ref_state *s,
                          const arb_position *p) {
   const arb_game *game = arb_referee_game(v->ref);
-  arb_position start;
-  if (v->setup->start)
-    start = *v->setup->start;
-  else
-    arb_fen_read(&start, ARB_FEN_START, 0, NULL);
   char fen[ARB_FEN_MAX];
   srv_jw_open(w, '{');
   kplain(w, "id", v->id);
   kplain(w, "rules", arb_rules_get(v->setup->rules)->name);
   srv_jw_kstr(w, "control", v->control);
-  srv_jw_kbool(w, "chess960", start.chess960);
-  arb_fen_write(&start, fen, sizeof fen, 0);
-  kplain(w, "initial_fen", fen);
+  if (v->initial_fen) { /* the game's: a Chess960 start says so in its castling rights too */
+    srv_jw_kbool(w, "chess960", v->setup->start && v->setup->start->chess960);
+    kplain(w, "initial_fen", v->initial_fen);
+  } else {
+    arb_position start;
+    if (v->setup->start)
+      start = *v->setup->start;
+    else
+      arb_fen_read(&start, ARB_FEN_START, 0, NULL);
+    srv_jw_kbool(w, "chess960", start.chess960);
+    arb_fen_write(&start, fen, sizeof fen, 0);
+    kplain(w, "initial_fen", fen);
+  }
   int over = v->started && s->over;
   kplain(w, "status", !v->started ? "waiting" : over ? "over" : "ongoing");
   kplain(w, "result", arb_result_string(v->started ? s->outcome.result : ARB_RESULT_NONE));
@@ -538,18 +646,17 @@ static void write_seat(srv_jw *w, const srv_view *v, const arb_ref_state *s, con
     srv_jw_kbool(w, "auto_queen", auto_queen);
     if (s->premove[viewer][0]) srv_jw_kstr(w, "premove", s->premove[viewer]);
     if (v->started && !s->over && viewer == (int)p->turn) {
-      write_dests(w, p);
+      legal_list l;
+      legal_of(p, &l);
+      write_dests(w, p, &l);
       /* each legal move's SAN, for a page that asks "Play Nf3?" before sending it */
-      arb_move legal[ARB_MAX_MOVES];
-      int n = arb_generate_legal(p, legal);
       srv_jw_key(w, "san");
       srv_jw_open(w, '{');
-      for (int i = 0; i < n; i++) {
-        char uci[8], san[ARB_SAN_MAX];
-        arb_uci_write(p, legal[i], uci, sizeof uci);
-        arb_san_write(p, legal[i], san, sizeof san);
-        srv_jw_key(w, uci);
-        srv_jw_plain(w, san, strlen(san));
+      for (int i = 0; i < l.n; i++) {
+        char san[ARB_SAN_MAX];
+        int sn = arb_san_write(p, l.moves[i], san, sizeof san);
+        srv_jw_key(w, l.uci[i]);
+        srv_jw_plain(w, san, sn > 0 && (size_t)sn < sizeof san ? (size_t)sn : strlen(san));
       }
       srv_jw_close(w, '}');
     }
@@ -617,46 +724,58 @@ static void write_event(srv_jw *w, const srv_event_info *ev) {
   srv_jw_close(w, '}');
 }
 
-int srv_write_updates(const srv_view *v, const srv_event_info *ev, char *out[3]) {
+int srv_write_updates(const srv_view *v, const srv_event_info *ev, int ack_seat, int64_t ack_id,
+                      srv_buf *out[4]) {
   arb_ref_state s;
   arb_referee_state_of(v->ref, &s);
   arb_position start;
   const arb_position *p = shown(v, &start);
-  /* everything but the recipients' own fields, once */
+  /* everything but the recipients' own fields, once ("t" and the rest apart: the ack goes
+   * between them) */
+  static const char update[] = "{\"t\":\"update\",", state[] = "{\"t\":\"state\",";
+  const char *t = ev ? update : state;
+  size_t tlen = ev ? sizeof update - 1 : sizeof state - 1;
   srv_jw head;
-  srv_jw_init(&head);
-  srv_jw_open(&head, '{');
-  kplain(&head, "t", ev ? "update" : "state");
+  srv_jw_init_front(&head, 0, v->size_hint ? v->size_hint : 2048);
   srv_jw_kint(&head, "v", (int64_t)v->version);
   if (ev) write_event(&head, ev);
   srv_jw_key(&head, "game");
   write_common(&head, v, &s, p);
   int ok = !head.failed;
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 4; k++) {
+    out[k] = NULL;
+    int viewer = k == 3 ? ack_seat : k < 2 ? k : -1;
+    if (k == 3 && (ack_seat < 0 || ack_seat > 1)) break;
     srv_jw w;
-    srv_jw_init(&w);
+    /* room for the seat's own fields: its legal moves when on move */
+    size_t own = viewer >= 0 && viewer == (int)p->turn ? 1536 : 128;
+    srv_jw_init_front(&w, SRV_BUF_FRONT, tlen + 40 + head.len + own);
+    srv_jw_raw(&w, t, tlen);
+    if (k == 3) {
+      srv_jw_kint(&w, "ack", ack_id);
+      srv_jw_raw(&w, ",", 1);
+    }
     srv_jw_raw(&w, head.buf ? head.buf : "", head.len);
     w.first = 0;
-    int viewer = k < 2 ? k : -1;
     write_seat(&w, v, &s, p, viewer, viewer >= 0 ? v->seat_auto_queen[viewer] : 0);
     srv_jw_close(&w, '}');
-    out[k] = srv_jw_take(&w);
+    out[k] = srv_buf_of_jw(&w);
     ok = ok && out[k];
   }
   srv_jw_free(&head);
   return ok ? 0 : -1;
 }
 
-char *srv_write_missed(const srv_view *v, const srv_event_info *ev) {
+srv_buf *srv_write_missed(const srv_view *v, const srv_event_info *ev) {
   srv_jw w;
-  srv_jw_init(&w);
+  srv_jw_init_front(&w, SRV_BUF_FRONT, 256);
   srv_jw_open(&w, '{');
   kplain(&w, "t", "update");
   srv_jw_kint(&w, "v", (int64_t)v->version);
   write_event(&w, ev);
   srv_jw_kbool(&w, "missed", 1);
   srv_jw_close(&w, '}');
-  return srv_jw_take(&w);
+  return srv_buf_of_jw(&w);
 }
 
 char *srv_write_ack(int64_t id, int duplicate) {
@@ -682,10 +801,12 @@ char *srv_write_error(const char *code, const char *message, int64_t id) {
 }
 
 char *srv_write_dests(const arb_position *p) {
+  legal_list l;
+  legal_of(p, &l);
   srv_jw w;
   srv_jw_init(&w);
   srv_jw_open(&w, '{');
-  write_dests(&w, p);
+  write_dests(&w, p, &l);
   srv_jw_close(&w, '}');
   return srv_jw_take(&w);
 }

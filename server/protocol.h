@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "arbiter/arbiter.h"
+#include "session.h"
 #include "token.h"
 
 #define SRV_MAX_MESSAGE 8192    /* bytes in one client message (lila-ws: 8192) */
@@ -68,8 +69,12 @@ typedef struct srv_parse_error {
   char message[160];
 } srv_parse_error;
 
-/* Parses one text frame.  0 and *out filled, or -1 with *err. */
+/* Parses one text frame.  0 and *out filled, or -1 with *err.  The message sent with every
+ * move, in the shape pages and bots write it, is read without the JSON library; everything
+ * else through it. */
 int srv_parse_client(const char *text, size_t len, srv_msg *out, srv_parse_error *err);
+/* The same, always through the JSON library (what the short way must agree with: tests). */
+int srv_parse_client_json(const char *text, size_t len, srv_msg *out, srv_parse_error *err);
 
 /* ---- server → client ---- */
 
@@ -107,6 +112,8 @@ typedef struct srv_view {
   const char *moves_json;
   size_t moves_len;
   int moves_ply;
+  const char *initial_fen; /* the start position's FEN, kept by the game; NULL: written here */
+  size_t size_hint;        /* about how long the last update was (0: unknown) */
 } srv_view;
 
 /* The reason a finished game ended, in words a player understands ("Draw: White ran out of
@@ -126,13 +133,18 @@ int srv_refusal_words(const arb_position *p, arb_ref_refusal refusal, const char
 /* {"t":"state","v":N,"game":{...}}: everything a page needs (docs/protocol.md). */
 char *srv_write_state(const srv_view *v);
 /* {"t":"update","v":N,"event":{...},"game":{...}} after an accepted event, for White's seat,
- * Black's seat and everyone else (out[0..2], malloc'd; the shared part is written once).  With
- * ev NULL, a state for each.  0, or -1 without memory (then some out[k] are NULL). */
-int srv_write_updates(const srv_view *v, const srv_event_info *ev, char *out[3]);
+ * Black's seat and everyone else (out[0..2]; the shared part is written once), and when
+ * ack_seat is a seat, its update again with "ack":ack_id after "t" (out[3], for the connection
+ * that sent the event; else out[3] is NULL).  With ev NULL, a state for each.  Each a buffer
+ * (session.h) with one reference, written in place.  0, or -1 without memory (then some out[k]
+ * are NULL). */
+int srv_write_updates(const srv_view *v, const srv_event_info *ev, int ack_seat, int64_t ack_id,
+                      srv_buf *out[4]);
 /* {"t":"update","v":N,"event":{...},"missed":true}: an update as a client that reconnects
  * after it gets it — the event alone (the game as it is now comes in the state that follows;
- * the game as it was then, in a seat's view, is not kept).  malloc'd, NULL without memory. */
-char *srv_write_missed(const srv_view *v, const srv_event_info *ev);
+ * the game as it was then, in a seat's view, is not kept).  A buffer with one reference, NULL
+ * without memory. */
+srv_buf *srv_write_missed(const srv_view *v, const srv_event_info *ev);
 /* {"t":"ack","id":N[,"duplicate":true]} */
 char *srv_write_ack(int64_t id, int duplicate);
 /* {"t":"error","code":C,"message":M[,"id":N]} */

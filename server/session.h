@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jsonw.h"
 #include "ratelimit.h"
 
 /* Room before a message's text for the transport's header (libwebsockets' LWS_PRE). */
@@ -23,8 +24,26 @@ typedef struct srv_buf {
   unsigned char data[];
 } srv_buf;
 
+/* Where a buffer's text begins in its allocation. */
+#define SRV_BUF_FRONT (offsetof(srv_buf, data) + SRV_PRE)
+
 /* A buffer holding text (len bytes), one reference; NULL without memory. */
 srv_buf *srv_buf_new(const char *text, size_t len);
+/* A writer begun with srv_jw_init_front(w, SRV_BUF_FRONT, ...) becomes a buffer in place (no
+ * copy), one reference; the writer is empty afterwards.  NULL without memory.  (Inline: the
+ * protocol's writers use it without the rest of this module.) */
+static inline srv_buf *srv_buf_of_jw(srv_jw *w) {
+  size_t len;
+  if (w->front != SRV_BUF_FRONT) {
+    srv_jw_free(w);
+    return NULL;
+  }
+  srv_buf *b = (srv_buf *)(void *)srv_jw_take_whole(w, &len);
+  if (!b) return NULL;
+  b->refs = 1;
+  b->len = len;
+  return b;
+}
 /* Takes malloc'd NUL-terminated text (freed here, also on failure). */
 srv_buf *srv_buf_take(char *text);
 void srv_buf_ref(srv_buf *b);

@@ -133,6 +133,94 @@ Test(server, protocol_parsing) {
   free(big);
 }
 
+/* The message sent with every move is read without the JSON library when it has the usual
+ * shape; whatever the text, the result (or the refusal, word for word) is the JSON library's:
+ * texts made from the pieces of move messages, right and wrong, in any order, some with
+ * blanks, escapes, duplicates and numbers JSON reads otherwise. */
+Test(server, the_short_way_for_moves_reads_as_the_json_library) {
+  static const char *const keys[] = {"t", "t", "uci", "uci", "id", "lag", "san", "x", "T", ""};
+  static const char *const types[] = {"\"move\"",  "\"move\"",  "\"premove\"",
+                                      "\"moves\"", "\"hello\"", "\"mov\\u0065\"",
+                                      "5",         "null",      "\"ping\""};
+  static const char *const ucis[] = {"\"e2e4\"", "\"e7e8q\"",     "\"a1h8\"", "\"h2h1n\"",
+                                     "\"e2e9\"", "\"e7e8k\"",     "\"e2e\"",  "\"e2e4qq\"",
+                                     "\"\"",     "\"e2\\u0065\"", "17",       "\"E2E4\""};
+  static const char *const numbers[] = {"0",
+                                        "7",
+                                        "012",
+                                        "-1",
+                                        "1.5",
+                                        "1e3",
+                                        "80",
+                                        "60000",
+                                        "60001",
+                                        "9007199254740992",
+                                        "9007199254740993",
+                                        "99999999999999999999",
+                                        "\"3\"",
+                                        "true",
+                                        "00"};
+  static const char *const others[] = {"\"Nf3\"", "1", "[1]", "{}", "\"\\n\""};
+  uint64_t rng = 7;
+  int fast_shaped = 0, refused = 0;
+  for (int i = 0; i < 200000; i++) {
+    char text[512];
+    size_t n = 0;
+    int blanks = test_rand(&rng) % 8 == 0;
+    n += (size_t)snprintf(text + n, sizeof text - n, "%s{", blanks ? " " : "");
+    /* half of them a move message's members in some order, mostly right; the rest anything */
+    int likely = test_rand(&rng) % 2,
+        members = likely ? 2 + (int)(test_rand(&rng) % 3) : (int)(test_rand(&rng) % 5);
+    int order = (int)(test_rand(&rng) % 24), used[4] = {0};
+    for (int k = 0; k < members; k++) {
+      const char *key = keys[test_rand(&rng) % (sizeof keys / sizeof keys[0])];
+      if (likely) { /* t, uci, id, lag: the order-th permutation, first `members` of it */
+        int slot = (order >> (2 * k)) % (4 - k), pick = 0;
+        for (int c = 0; c < 4; c++)
+          if (!used[c] && slot-- == 0) pick = c;
+        used[pick] = 1;
+        static const char *const usual[] = {"t", "uci", "id", "lag"};
+        key = usual[pick];
+      }
+      int right = likely && test_rand(&rng) % 10;
+      const char *value;
+      if (!strcmp(key, "t"))
+        value =
+            types[right ? test_rand(&rng) % 3 : test_rand(&rng) % (sizeof types / sizeof types[0])];
+      else if (!strcmp(key, "uci"))
+        value =
+            ucis[right ? test_rand(&rng) % 4 : test_rand(&rng) % (sizeof ucis / sizeof ucis[0])];
+      else if (!strcmp(key, "id") || !strcmp(key, "lag"))
+        value = numbers[right ? test_rand(&rng) % 2
+                              : test_rand(&rng) % (sizeof numbers / sizeof numbers[0])];
+      else
+        value = others[test_rand(&rng) % (sizeof others / sizeof others[0])];
+      n += (size_t)snprintf(text + n, sizeof text - n, "%s\"%s\"%s:%s", k ? "," : "", key,
+                            blanks && k == 1 ? " " : "", value);
+    }
+    int tail = (int)(test_rand(&rng) % 16);
+    n += (size_t)snprintf(text + n, sizeof text - n, "%s",
+                          tail == 0   ? ""
+                          : tail == 1 ? "}x"
+                          : tail == 2 ? "} "
+                                      : "}");
+    srv_msg a, b;
+    srv_parse_error ea, eb;
+    int ra = srv_parse_client(text, n, &a, &ea), rb = srv_parse_client_json(text, n, &b, &eb);
+    cr_assert_eq(ra, rb, "%s: %d and %d", text, ra, rb);
+    if (ra == 0) {
+      cr_assert(!memcmp(&a, &b, sizeof a), "%s: read otherwise", text);
+      fast_shaped += a.type == SRV_MSG_MOVE || a.type == SRV_MSG_PREMOVE;
+    } else {
+      cr_assert_str_eq(ea.code, eb.code, "%s", text);
+      cr_assert_str_eq(ea.message, eb.message, "%s", text);
+      refused++;
+    }
+  }
+  cr_assert_gt(fast_shaped, 20000, "moves read: %d", fast_shaped);
+  cr_assert_gt(refused, 5000);
+}
+
 Test(server, reason_words) {
   /* every ending in words, as the page shows them */
   static const struct {
