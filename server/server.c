@@ -973,12 +973,12 @@ void srv_server_sweep(srv_server *sv, int64_t now) {
   for (size_t i = 0; i < sv->nbuckets; i++)
     for (srv_game *g = sv->buckets[i], *next; g; g = next) {
       next = g->hnext;
-      arb_ref_state st;
-      arb_referee_state_of(g->ref, &st);
       int stale = expire && !g->started && !g->sessions && !g->npending &&
                   now - g->row.created_ms > sv->cfg.unstarted_ttl_ms;
       if (!stale && (g->sessions || g->npending || now - g->idle_since_ms < SRV_IDLE_EVICT_MS))
-        continue;
+        continue; /* (the cheap tests first: this runs over every game each second) */
+      arb_ref_state st;
+      arb_referee_state_of(g->ref, &st);
       if (g->started && !st.over) continue; /* its clock may run: it stays */
       unlink_game(sv, g);
       srv_game_free(sv, g);

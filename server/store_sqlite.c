@@ -185,6 +185,13 @@ struct srv_store {
   sqlite3 *rd; /* reads, from the caller's thread */
   sqlite3_stmt *st[ST_COUNT];
   pthread_t writer;
+  /* the checkpointer: its own connection and thread, so that copying the WAL into the database
+   * (and syncing it) does not hold up the commits behind it */
+  sqlite3 *ck;
+  pthread_t ckpt;
+  pthread_mutex_t ck_mu;
+  pthread_cond_t ck_cv;
+  int ck_running, ck_want, ck_stop;
   pthread_mutex_t mu;
   pthread_cond_t work, done;
   op *queue;
@@ -548,6 +555,52 @@ static int compact_all(srv_store *s) {
   return 0;
 }
 
+/* The WAL holds this many pages after a commit: a checkpoint is due (SQLite's own default). */
+#define CHECKPOINT_PAGES 1000
+
+/* After each commit of the writer (its thread): the checkpointer is woken when the WAL is long.
+ * (In place of SQLite's automatic checkpoint, which the committing thread would run.) */
+static int wal_grew(void *ctx, sqlite3 *db, const char *name, int pages) {
+  srv_store *s = ctx;
+  (void)db, (void)name;
+  if (pages < CHECKPOINT_PAGES) return SQLITE_OK;
+  pthread_mutex_lock(&s->ck_mu);
+  s->ck_want = 1;
+  pthread_cond_signal(&s->ck_cv);
+  pthread_mutex_unlock(&s->ck_mu);
+  return SQLITE_OK;
+}
+
+static void *checkpointer_main(void *arg) {
+  srv_store *s = arg;
+  pthread_mutex_lock(&s->ck_mu);
+  for (;;) {
+    while (!s->ck_want && !s->ck_stop)
+      pthread_cond_wait(&s->ck_cv, &s->ck_mu);
+    if (s->ck_stop) break;
+    s->ck_want = 0;
+    pthread_mutex_unlock(&s->ck_mu);
+    /* as much as no reader still needs, without waiting for the writer: it goes on meanwhile */
+    sqlite3_wal_checkpoint_v2(s->ck, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    pthread_mutex_lock(&s->ck_mu);
+  }
+  pthread_mutex_unlock(&s->ck_mu);
+  return NULL;
+}
+
+/* Stops the checkpointer (the writer's commits no longer wake it). */
+static void checkpointer_stop(srv_store *s) {
+  if (!s->ck_running) return;
+  sqlite3_wal_hook(s->db, NULL, NULL);
+  sqlite3_wal_autocheckpoint(s->db, CHECKPOINT_PAGES);
+  pthread_mutex_lock(&s->ck_mu);
+  s->ck_stop = 1;
+  pthread_cond_signal(&s->ck_cv);
+  pthread_mutex_unlock(&s->ck_mu);
+  pthread_join(s->ckpt, NULL);
+  s->ck_running = 0;
+}
+
 static void sleep_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
   nanosleep(&ts, NULL);
@@ -673,6 +726,10 @@ static void quick_check(sqlite3 *db, char *out, size_t size) {
 }
 
 static void store_free(srv_store *s) {
+  checkpointer_stop(s);
+  sqlite3_close(s->ck);
+  pthread_mutex_destroy(&s->ck_mu);
+  pthread_cond_destroy(&s->ck_cv);
   idx_clear(s);
   free(s->idx);
   free(s->fifo);
@@ -710,6 +767,8 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
   }
   s->lock_fd = -1;
   pthread_mutex_init(&s->idx_mu, NULL);
+  pthread_mutex_init(&s->ck_mu, NULL);
+  pthread_cond_init(&s->ck_cv, NULL);
   s->log_next = s->log_floor = 1;
   struct stat st;
   int existed = stat(path, &st) == 0;
@@ -823,6 +882,15 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->work, NULL);
   pthread_cond_init(&s->done, NULL);
+  /* the checkpointer (without it, SQLite's automatic checkpoint in the writer's commits) */
+  if (sqlite3_open_v2(path, &s->ck, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+      exec(s->ck, "PRAGMA synchronous=FULL") == 0) {
+    sqlite3_busy_timeout(s->ck, 5000);
+    if (pthread_create(&s->ckpt, NULL, checkpointer_main, s) == 0) {
+      s->ck_running = 1;
+      sqlite3_wal_hook(s->db, wal_grew, s);
+    }
+  }
   if (pthread_create(&s->writer, NULL, writer_main, s) != 0) {
     what = "start the writer";
     goto fail;
@@ -844,6 +912,8 @@ srv_store *srv_store_open_read(const char *path, char *err, size_t err_size) {
   }
   s->lock_fd = -1;
   pthread_mutex_init(&s->idx_mu, NULL);
+  pthread_mutex_init(&s->ck_mu, NULL);
+  pthread_cond_init(&s->ck_cv, NULL);
   s->readonly = 1;
   if (sqlite3_open_v2(path, &s->rd, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
       is_ours(s->rd, path, err, err_size)) {
@@ -889,6 +959,7 @@ void srv_store_close(srv_store *s) {
   pthread_cond_signal(&s->work);
   pthread_mutex_unlock(&s->mu);
   pthread_join(s->writer, NULL);
+  checkpointer_stop(s);
   compact_all(s); /* a failure leaves the log to the next open */
   exec(s->db, "PRAGMA wal_checkpoint(TRUNCATE)");
   pthread_mutex_destroy(&s->mu);
