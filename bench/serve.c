@@ -437,10 +437,19 @@ int main(int argc, char **argv) {
       on_readable(evs[i].data.ptr);
   }
   long rss_idle = rss_kb(pid);
-  /* then play: White's first moves, and every move brings the next; warm up for a second */
+  /* then play: White's first moves, and every move brings the next; warm up for a second.
+   * Paced, the first moves are spread over one pace, as the moves of games under way are
+   * (not all at once: a wave the size of the whole room that would take many moves to even
+   * out). */
   playing = 1;
-  for (int g = 0; g < games; g++)
-    make_move(&players[2 * g]);
+  for (int g = 0; g < games; g++) {
+    if (pace > 0) {
+      players[2 * g].sent = -1; /* thinking */
+      due_push(&players[2 * g], now_s() + pace * uniform());
+    } else {
+      make_move(&players[2 * g]);
+    }
+  }
   double start = now_s(), measure_from = start + 1.0, end = measure_from + seconds;
   double srv_user0 = 0, srv_sys0 = 0, cli_user0 = 0, cli_sys0 = 0;
   while (now_s() < end) {
