@@ -54,6 +54,11 @@ enum {
   OP_ATTEMPT
 };
 
+/* Each connection is used by one thread at a time (the writer's by the writer, once it runs;
+ * the reads' by the caller's; the checkpointer's by it): SQLite's own lock around every call
+ * (a dozen a stored event) is left out. */
+#define NOMUTEX SQLITE_OPEN_NOMUTEX
+
 /* PRAGMA application_id of an Arbiter database ("ARB1"). */
 #define ARB_APPLICATION_ID 0x41524231
 
@@ -811,7 +816,8 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
     /* the pid is only for the message above */
   }
   const char *what = "open";
-  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | NOMUTEX, NULL) !=
+      SQLITE_OK)
     goto fail;
   sqlite3_busy_timeout(s->db, 5000);
   if (is_ours(s->db, path, err, err_size)) goto refuse;
@@ -877,13 +883,13 @@ srv_store *srv_store_open(const char *path, char *err, size_t err_size) {
   /* a cache for the events table's pages the writer copies to (one a game) and the log's */
   exec(s->db, "PRAGMA cache_size = -16384");
   what = "open for reading";
-  if (sqlite3_open_v2(path, &s->rd, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) goto fail;
+  if (sqlite3_open_v2(path, &s->rd, SQLITE_OPEN_READONLY | NOMUTEX, NULL) != SQLITE_OK) goto fail;
   sqlite3_busy_timeout(s->rd, 5000);
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->work, NULL);
   pthread_cond_init(&s->done, NULL);
   /* the checkpointer (without it, SQLite's automatic checkpoint in the writer's commits) */
-  if (sqlite3_open_v2(path, &s->ck, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+  if (sqlite3_open_v2(path, &s->ck, SQLITE_OPEN_READWRITE | NOMUTEX, NULL) == SQLITE_OK &&
       exec(s->ck, "PRAGMA synchronous=FULL") == 0) {
     sqlite3_busy_timeout(s->ck, 5000);
     if (pthread_create(&s->ckpt, NULL, checkpointer_main, s) == 0) {
@@ -915,7 +921,7 @@ srv_store *srv_store_open_read(const char *path, char *err, size_t err_size) {
   pthread_mutex_init(&s->ck_mu, NULL);
   pthread_cond_init(&s->ck_cv, NULL);
   s->readonly = 1;
-  if (sqlite3_open_v2(path, &s->rd, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+  if (sqlite3_open_v2(path, &s->rd, SQLITE_OPEN_READONLY | NOMUTEX, NULL) != SQLITE_OK ||
       is_ours(s->rd, path, err, err_size)) {
     if (s->rd && !err[0])
       snprintf(err, err_size, "%s: cannot open the database: %s", path, sqlite3_errmsg(s->rd));
