@@ -363,11 +363,13 @@ test('bounds: 600 moves in all, a search budget per request, deep variations, bi
 });
 
 test('the searches of all requests share one budget: a flood gets the cheap proofs only', async () => {
-  // a rook and a pawn against a knight (from a real game): whether Black can still mate takes
-  // each position's whole search (20,000 nodes) without an answer; 21 such positions a request
+  // pawn walls with the kings behind them (from the labelled community positions of
+  // ../shared/data/dead): at 21 positions a request, whether each side can still mate takes
+  // about 600,000 nodes in all, most positions a side's whole search (20,000 nodes) without an
+  // answer — more than a request may spend
   const body = {
-    fen: '8/8/2k5/8/2P1R3/n2K4/8/8 w - - 0 99',
-    moves: Array.from({ length: 20 }, (_, i) => ['Re8', 'Kd6', 'Re4', 'Kc6'][i % 4]),
+    fen: '8/5k1p/8/5p1P/p1p2PpP/P1P1p1P1/4P3/K7 b - - 0 60',
+    moves: Array.from({ length: 20 }, (_, i) => ['Ke7', 'Kb1', 'Kf7', 'Ka1'][i % 4]),
   };
   const t0 = Date.now();
   const answers = await Promise.all(Array.from({ length: 12 }, () => analysis(body)));
