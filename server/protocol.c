@@ -64,7 +64,7 @@ static int uci_syntax(const char *s, size_t n) {
   if (s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' || s[2] < 'a' || s[2] > 'h' ||
       s[3] < '1' || s[3] > '8')
     return 0;
-  return n == 4 || strchr("qrbn", s[4]) != NULL;
+  return n == 4 || (s[4] && strchr("qrbn", s[4]) != NULL); /* strchr finds a NUL too */
 }
 
 /* An optional non-negative integer field up to max; -1 when absent.  0 when of a bad type. */
