@@ -41,10 +41,28 @@ mirror=${mirror:-http://deb.debian.org/debian}
 say() { echo "test-fresh: $*" >&2; }
 
 mounted=""
-cleanup() {
+# unmount_all: every mount under $dir, deepest first, including ones a run that was killed
+# before its trap left behind (its /dev is the host's: removing files under a mounted
+# $dir/root/dev once emptied this machine's /dev); then make sure none is left
+unmount_all() {
   for m in $mounted; do umount -l "$m" 2>/dev/null || true; done
   mounted=""
-  if [ "$keep" = 0 ]; then rm -rf "$dir"; fi
+  [ -d "$dir" ] || return 0
+  real=$(cd "$dir" && pwd -P)
+  awk -v d="$real/" 'index($2 "/", d) == 1 { print $2 }' /proc/mounts | sort -r |
+    while read -r m; do umount -l "$m" 2>/dev/null || true; done
+  if awk -v d="$real/" 'index($2 "/", d) == 1 { found = 1 } END { exit !found }' /proc/mounts; then
+    say "file systems are still mounted under $dir; not removing it"
+    return 1
+  fi
+}
+# remove_dir: $dir, never crossing into another file system
+remove_dir() {
+  unmount_all || return 1
+  rm -rf --one-file-system "$dir"
+}
+cleanup() {
+  if [ "$keep" = 0 ]; then remove_dir || true; else unmount_all || true; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -112,7 +130,7 @@ serves() {
   say "'$cmd' served the page on port $port"
 }
 
-rm -rf "$dir"
+remove_dir || exit 1
 mkdir -p "$dir"
 root="$dir/root"
 start=$(date +%s)
