@@ -197,24 +197,35 @@ static int icontains(const char *hay, const char *needle) {
   return n == 0;
 }
 
+/* A rating as sscanf's "%ld" reads it (blanks, a sign, digits): 1 when it has a digit. */
+static int read_elo(const char *value, long *out) {
+  char *end;
+  const long v = strtol(value, &end, 10);
+  if (end == value) return 0;
+  *out = v;
+  return 1;
+}
+
 static int on_tag(void *ctx, const char *name, size_t nl, const char *value, size_t vl) {
   gctx *g = ctx;
-  if (!strcmp(name, "White"))
+#define TAG_IS(lit) (nl == sizeof lit - 1 && memcmp(name, lit, sizeof lit - 1) == 0)
+  if (TAG_IS("White"))
     copy_trunc(g->white, sizeof g->white, value, vl);
-  else if (!strcmp(name, "Black"))
+  else if (TAG_IS("Black"))
     copy_trunc(g->black, sizeof g->black, value, vl);
-  else if (!strcmp(name, "Date"))
+  else if (TAG_IS("Date"))
     copy_trunc(g->date, sizeof g->date, value, vl);
-  else if (!strcmp(name, "ECO"))
+  else if (TAG_IS("ECO"))
     copy_trunc(g->eco, sizeof g->eco, value, vl);
-  else if (!strcmp(name, "Result"))
+  else if (TAG_IS("Result"))
     copy_trunc(g->result_tag, sizeof g->result_tag, value, vl);
-  else if (!strcmp(name, "WhiteElo"))
-    g->has_white_elo = sscanf(value, "%ld", &g->white_elo) == 1;
-  else if (!strcmp(name, "BlackElo"))
-    g->has_black_elo = sscanf(value, "%ld", &g->black_elo) == 1;
-  else if (!strcmp(name, "FEN"))
+  else if (TAG_IS("WhiteElo"))
+    g->has_white_elo = read_elo(value, &g->white_elo);
+  else if (TAG_IS("BlackElo"))
+    g->has_black_elo = read_elo(value, &g->black_elo);
+  else if (TAG_IS("FEN"))
     g->has_fen = 1;
+#undef TAG_IS
   for (int i = 0; i < g->o->ntags; i++)
     if (!strcmp(name, g->o->tags[i].name) && !strcmp(value, g->o->tags[i].value))
       g->tag_hits |= 1u << i;

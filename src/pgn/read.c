@@ -77,6 +77,7 @@ struct arb_pgn_reader {
   int dead_ply;             /* the main line went on after a dead position reached at this ply
                                (FIDE 5.2.2 ended the game there), else -1 */
   arb_result main_end_result;
+  uint8_t status_pending;  /* main_end not yet evaluated for the main line's position */
   uint64_t keys[KEY_RING]; /* repetition keys of the main line, indexed by ply */
 
   /* Comments read between games: a game without tags that follows takes them as its starting
@@ -352,12 +353,24 @@ static int main_repetitions(const arb_pgn_reader *r, const line_state *L) {
   return n + (back >= 2 && r->keys[(L->ply - 2) % KEY_RING] == k);
 }
 
-/* Evaluates the automatic endings of the main line's current position. */
-static void main_line_status(arb_pgn_reader *r) {
+/* The main line has reached a new position: its repetition key now, its automatic endings when
+ * they are next asked (main_line_status) — by the next main-line move, which, when legal, shows
+ * the position has a move without generating them, or by the game's end. */
+static void main_line_moved(arb_pgn_reader *r) {
   line_state *L = &r->stack[0];
   r->keys[L->ply % KEY_RING] = arb__repetition_key(&L->pos);
-  int mobile = arb_has_legal_move(&L->pos);
-  int check = arb_in_check(&L->pos);
+  r->main_end = ARB_TERM_NONE;
+  r->status_pending = 1;
+}
+
+/* Evaluates the automatic endings of the main line's current position, once; `mobile_known`:
+ * a legal move from it has been found. */
+static void main_line_status(arb_pgn_reader *r, int mobile_known) {
+  if (!r->status_pending) return;
+  r->status_pending = 0;
+  line_state *L = &r->stack[0];
+  int mobile = mobile_known || arb_has_legal_move(&L->pos);
+  int check = !mobile && arb_in_check(&L->pos); /* only mate and stalemate ask */
   int reps = 1;
   if (mobile && L->pos.halfmove_clock >= 8) reps = main_repetitions(r, L);
   r->main_end = arb__automatic_ending(r->rules, &L->pos, check, mobile, reps, &r->main_end_result);
@@ -383,6 +396,7 @@ static void reset_game(arb_pgn_reader *r) {
   r->main_end = ARB_TERM_NONE;
   r->main_end_result = ARB_RESULT_NONE;
   r->main_end_passed = 0;
+  r->status_pending = 0;
   r->dead_ply = -1;
   r->junk_reported = 0;
 }
@@ -454,7 +468,7 @@ static void begin_moves(arb_pgn_reader *r, const char *at) {
   r->chess960 = L->pos.chess960;
   r->has_start = 1;
   if (r->opt.flags & ARB_PGN_NO_REPLAY) return;
-  main_line_status(r);
+  main_line_moved(r);
   if (r->v.begin_moves && r->v.begin_moves(r->v.ctx, &L->pos)) r->user_skip = 1;
 }
 
@@ -467,6 +481,7 @@ static void end_game(arb_pgn_reader *r, const char *at) {
     r->depth = 0;
     r->overflow = 0;
   }
+  if (r->status_pending) main_line_status(r, 0);
   const line_state *L = r->stack_cap ? &r->stack[0] : NULL;
   int replayed = !r->skipped && L && !(r->opt.flags & ARB_PGN_NO_REPLAY) && r->state != ST_BETWEEN;
   int has_pos = replayed && r->has_start;
@@ -644,33 +659,34 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   if (nl >= sizeof name) nl = sizeof name - 1;
   memcpy(name, t + name_b, nl);
   name[nl] = '\0';
+#define NAME_IS(lit) (nl == sizeof lit - 1 && memcmp(name, lit, sizeof lit - 1) == 0)
   /* A repeated tag keeps its first value, as the writer does. */
   int seen = 0, roster = arb__pgn_roster_index(name, nl);
   if (roster >= 0) {
     seen = (r->str_seen >> roster) & 1;
     r->str_seen |= (uint8_t)(1u << roster);
   }
-  if (strcmp(name, "FEN") == 0) {
+  if (NAME_IS("FEN")) {
     seen = r->has_fen;
     if (!seen) {
       r->has_fen = 1;
       copy_tag(r->fen, sizeof r->fen, value, vlen);
     }
-  } else if (strcmp(name, "SetUp") == 0) {
+  } else if (NAME_IS("SetUp")) {
     seen = r->has_setup;
     if (!seen) {
       r->has_setup = 1;
       r->setup_one = vlen == 1 && value[0] == '1';
     }
-  } else if (strcmp(name, "Variant") == 0) {
+  } else if (NAME_IS("Variant")) {
     seen = r->variant_seen;
     if (!seen) copy_tag(r->variant, sizeof r->variant, value, vlen);
     r->variant_seen = 1;
-  } else if (strcmp(name, "Termination") == 0) {
+  } else if (NAME_IS("Termination")) {
     seen = r->termination_seen;
     if (!seen) copy_tag(r->termination, sizeof r->termination, value, vlen);
     r->termination_seen = 1;
-  } else if (strcmp(name, "Result") == 0 && !seen) {
+  } else if (NAME_IS("Result") && !seen) {
     arb_result res;
     if (arb_pgn_result_parse(value, vlen, &res) == 0) {
       r->has_tag_result = 1;
@@ -682,6 +698,7 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   }
   if (seen && (r->opt.flags & ARB_PGN_STRICT))
     report(r, ARB_PGN_NOT_STRICT, t, n, 0, "tag %s repeated: the first value counts", name);
+#undef NAME_IS
   /* The value is NUL-terminated for the visitor: both buffers have room for it. */
   value[vlen] = '\0';
   if (r->v.tag && !r->user_skip && r->v.tag(r->v.ctx, name, nl, value, vlen)) r->user_skip = 1;
@@ -721,10 +738,9 @@ static void illegal_comment(arb_pgn_reader *r, const char *s, size_t len, const 
   L->has_prev = 1;
   L->pos = p;
   L->ply = ply;
-  r->main_end = ARB_TERM_NONE;
   r->number_seen = 0;
   r->stats.plies++;
-  main_line_status(r);
+  main_line_moved(r);
 }
 
 static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
@@ -783,6 +799,14 @@ static void move_token(arb_pgn_reader *r, const char *t, size_t n) {
   line_state *L = &r->stack[r->depth];
   if (L->dead) return;
   int ply = L->ply + 1;
+  unsigned strict = r->opt.flags & ARB_PGN_STRICT;
+  unsigned sflags = (r->opt.flags & ARB_PGN_ALLOW_NULL) ? ARB_SAN_ALLOW_NULL : 0;
+  arb_move m = ARB_MOVE_NONE;
+  arb_san_error err;
+  /* Without an error record first (the common case needs none), again with one on failure.  A
+   * legal move read shows the position before it has one: no mate or stalemate to look for. */
+  arb_status st = arb_san_read(&L->pos, t, n, sflags | (strict ? ARB_SAN_STRICT : 0), &m, NULL);
+  if (r->depth == 0) main_line_status(r, st == ARB_OK && m != ARB_MOVE_NULL);
   if (r->depth == 0 && r->main_end != ARB_TERM_NONE) {
     if (r->main_end == ARB_TERM_CHECKMATE || r->main_end == ARB_TERM_STALEMATE) {
       report(r, ARB_PGN_AFTER_END, t, n, ply, "move %.*s after the game ended by %s", (int)n, t,
@@ -817,12 +841,6 @@ static void move_token(arb_pgn_reader *r, const char *t, size_t n) {
     r->main_end = ARB_TERM_NONE;
     r->main_end_passed = 1;
   }
-  unsigned strict = r->opt.flags & ARB_PGN_STRICT;
-  unsigned sflags = (r->opt.flags & ARB_PGN_ALLOW_NULL) ? ARB_SAN_ALLOW_NULL : 0;
-  arb_move m = ARB_MOVE_NONE;
-  arb_san_error err;
-  /* Without an error record first (the common case needs none), again with one on failure. */
-  arb_status st = arb_san_read(&L->pos, t, n, sflags | (strict ? ARB_SAN_STRICT : 0), &m, NULL);
   if (st != ARB_OK)
     st = arb_san_read(&L->pos, t, n, sflags | (strict ? ARB_SAN_STRICT : 0), &m, &err);
   if (st != ARB_OK && strict) {
@@ -877,7 +895,7 @@ static void move_token(arb_pgn_reader *r, const char *t, size_t n) {
   r->after_move = 1;
   if (r->depth == 0) {
     r->stats.plies++;
-    main_line_status(r);
+    main_line_moved(r);
   }
   if (r->v.move && !r->user_skip) {
     arb_pgn_move pm;
