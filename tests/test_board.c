@@ -325,3 +325,29 @@ Test(board, slider_attacks_match_ray_walk) {
     cr_assert_eq(arb_piece_attacks(ARB_QUEEN, sq, occ), walk(sq, occ, 1) | walk(sq, occ, 0));
   }
 }
+
+/* The small tables (the SAN reader's) against the same walk: every square with random
+ * occupancies of every density, and every occupancy of a rank and of a file for each square on
+ * it (the slider's own square set or not). */
+Test(board, small_slider_attacks_match_ray_walk) {
+  uint64_t seed = 11;
+  arb_init();
+  for (int i = 0; i < 60000; i++) {
+    arb_bitboard occ = test_rand(&seed);
+    for (int k = i % 4; k > 0; k--)
+      occ &= test_rand(&seed);
+    const arb_square sq = (arb_square)(i & 63);
+    cr_assert_eq(arb__rook_attacks_small(sq, occ), walk(sq, occ, 1), "rook %d %016llx", sq,
+                 (unsigned long long)occ);
+    cr_assert_eq(arb__bishop_attacks_small(sq, occ), walk(sq, occ, 0), "bishop %d %016llx", sq,
+                 (unsigned long long)occ);
+  }
+  for (int sq = 0; sq < 64; sq++)
+    for (int bits = 0; bits < 256; bits++) {
+      arb_bitboard rank = (arb_bitboard)bits << (sq & 56), file = 0;
+      for (int r = 0; r < 8; r++)
+        file |= (arb_bitboard)(bits >> r & 1) << (r * 8 + (sq & 7));
+      cr_assert_eq(arb__rook_attacks_small((arb_square)sq, rank), walk(sq, rank, 1));
+      cr_assert_eq(arb__rook_attacks_small((arb_square)sq, file), walk(sq, file, 1));
+    }
+}

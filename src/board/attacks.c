@@ -181,6 +181,35 @@ static void init_tables(void) {
   init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs, known_magics[0]);
   init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs, known_magics[1]);
 #endif
+  for (int sq = 0; sq < 64; sq++) { /* the small slider tables */
+    const int f = sq % 8, r = sq / 8;
+    arb_bitboard file = 0, diag = 0, anti = 0;
+    for (int t = 0; t < 64; t++) {
+      const int tf = t % 8, tr = t / 8;
+      if (t == sq) continue;
+      if (tf == f) file |= ARB_BB(t);
+      if (tf - tr == f - r) diag |= ARB_BB(t);
+      if (tf + tr == f + r) anti |= ARB_BB(t);
+    }
+    arb__tab.file_ex[sq] = file;
+    arb__tab.diag_ex[sq] = diag;
+    arb__tab.anti_ex[sq] = anti;
+  }
+  for (int o = 0; o < 64; o++) {
+    const int occ = o << 1; /* the inner squares b..g */
+    for (int f = 0; f < 8; f++) {
+      int a = 0;
+      for (int t = f + 1; t < 8; t++) {
+        a |= 1 << t;
+        if (occ >> t & 1) break;
+      }
+      for (int t = f - 1; t >= 0; t--) {
+        a |= 1 << t;
+        if (occ >> t & 1) break;
+      }
+      arb__tab.rank_attacks[o][f] = (uint8_t)a;
+    }
+  }
   for (int a = 0; a < 64; a++) {
     for (int b = 0; b < 64; b++) {
       arb__tab.between[a][b] = 0;

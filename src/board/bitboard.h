@@ -62,6 +62,11 @@ typedef struct arb__tables {
   arb_bitboard line[64][64];    /* the whole line through two aligned squares, else 0 */
   arb_bitboard rook_table[ARB_ROOK_TABLE_SIZE];
   arb_bitboard bishop_table[ARB_BISHOP_TABLE_SIZE];
+  /* The small slider tables (2 KB, see arb__rook_attacks_small): each square's file, diagonal
+   * and anti-diagonal without the square itself; rank_attacks[o][f]: the squares a rook on file
+   * f of the first rank attacks along it when the inner six squares hold the bits o. */
+  arb_bitboard file_ex[64], diag_ex[64], anti_ex[64];
+  uint8_t rank_attacks[64][8];
 } arb__tables;
 
 /* Searches magic multipliers from scratch into caller-owned tables (scripts/gen_magics.c
@@ -90,6 +95,32 @@ static inline arb_bitboard arb__bishop_attacks(arb_square sq, arb_bitboard occ) 
 #endif
 }
 
+/* Slider attacks from the small tables: a dozen more instructions than the large ones, but
+ * their 2 KB stay in the first-level cache.  For callers that look one attack up now and then
+ * between other work (the SAN reader, once per move of a PGN file), where a large table's row
+ * is rarely cached.  A line's attacks by subtraction (o - 2s sets the bits up to the first
+ * blocker above the slider), the other direction the same on the board turned upside down
+ * (bswap), which reverses a file or a diagonal; ranks by table. */
+static inline arb_bitboard arb__line_attacks_small(arb_square sq, arb_bitboard occ,
+                                                   arb_bitboard mask) {
+  arb_bitboard up = occ & mask, down = __builtin_bswap64(up);
+  up -= ARB_BB(sq);
+  down -= __builtin_bswap64(ARB_BB(sq));
+  return (up ^ __builtin_bswap64(down)) & mask;
+}
+
+static inline arb_bitboard arb__rook_attacks_small(arb_square sq, arb_bitboard occ) {
+  const int shift = sq & 56;
+  const arb_bitboard rank = (arb_bitboard)arb__tab.rank_attacks[(occ >> (shift + 1)) & 63][sq & 7]
+                            << shift;
+  return rank | arb__line_attacks_small(sq, occ, arb__tab.file_ex[sq]);
+}
+
+static inline arb_bitboard arb__bishop_attacks_small(arb_square sq, arb_bitboard occ) {
+  return arb__line_attacks_small(sq, occ, arb__tab.diag_ex[sq]) |
+         arb__line_attacks_small(sq, occ, arb__tab.anti_ex[sq]);
+}
+
 static inline arb_bitboard arb__queen_attacks(arb_square sq, arb_bitboard occ) {
   return arb__rook_attacks(sq, occ) | arb__bishop_attacks(sq, occ);
 }
@@ -108,16 +139,28 @@ static inline arb_bitboard arb__piece_attacks(arb_piece_type type, arb_square sq
   }
 }
 
-/* Pieces of colour `by` attacking sq, occupancy occ. */
-static inline arb_bitboard arb__attackers_by(const arb_position *p, arb_square sq, int by,
-                                             arb_bitboard occ) {
+/* Pieces of colour `by` attacking sq, given the squares a rook and a bishop on sq attack. */
+static inline arb_bitboard arb__attackers_given(const arb_position *p, arb_square sq, int by,
+                                                arb_bitboard rook, arb_bitboard bishop) {
   arb_bitboard them = p->by_color[by];
   arb_bitboard rq = p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN];
   arb_bitboard bq = p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN];
   return them & ((arb__tab.pawn[by ^ 1][sq] & p->by_type[ARB_PAWN]) |
                  (arb__tab.knight[sq] & p->by_type[ARB_KNIGHT]) |
-                 (arb__tab.king[sq] & p->by_type[ARB_KING]) | (arb__rook_attacks(sq, occ) & rq) |
-                 (arb__bishop_attacks(sq, occ) & bq));
+                 (arb__tab.king[sq] & p->by_type[ARB_KING]) | (rook & rq) | (bishop & bq));
+}
+
+/* Pieces of colour `by` attacking sq, occupancy occ. */
+static inline arb_bitboard arb__attackers_by(const arb_position *p, arb_square sq, int by,
+                                             arb_bitboard occ) {
+  return arb__attackers_given(p, sq, by, arb__rook_attacks(sq, occ), arb__bishop_attacks(sq, occ));
+}
+
+/* The same from the small tables (arb__rook_attacks_small): for one-off questions. */
+static inline arb_bitboard arb__attackers_by_small(const arb_position *p, arb_square sq, int by,
+                                                   arb_bitboard occ) {
+  return arb__attackers_given(p, sq, by, arb__rook_attacks_small(sq, occ),
+                              arb__bishop_attacks_small(sq, occ));
 }
 
 static inline arb_square arb__king_sq(const arb_position *p, int c);

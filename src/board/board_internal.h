@@ -82,7 +82,8 @@ int arb__generate_pseudo(const arb_position *p, arb_move *moves) ARB_HIDDEN;
 /* 1 if the move m — which must be pseudo-legal and not castling: the side to move's piece on
  * from can go to `to` by the piece's own rules — leaves the mover's king unattacked.  A few
  * bitboard operations instead of generating every move: what the SAN reader uses to test the
- * one or two pieces that a SAN token can name. */
+ * one or two pieces that a SAN token can name, and arb_is_legal — one-off questions, so the
+ * small slider tables (arb__rook_attacks_small), which stay cached between them. */
 static inline int arb__pseudo_move_legal(const arb_position *p, arb_move m) {
   const int us = p->turn, them = us ^ 1;
   const arb_square from = ARB_MOVE_FROM(m), to = ARB_MOVE_TO(m);
@@ -90,7 +91,7 @@ static inline int arb__pseudo_move_legal(const arb_position *p, arb_move m) {
   if (ARB_MOVE_KIND(m) == ARB_MOVE_EN_PASSANT) captured = ARB_BB(to ^ 8);
   const arb_bitboard occ = (p->by_type[0] & ~ARB_BB(from) & ~captured) | ARB_BB(to);
   const arb_square ksq = ARB_PIECE_TYPE(p->board[from]) == ARB_KING ? to : arb__king_sq(p, us);
-  return (arb__attackers_by(p, ksq, them, occ) & ~captured) == 0;
+  return (arb__attackers_by_small(p, ksq, them, occ) & ~captured) == 0;
 }
 
 /* What "does this move give check?" needs, computed once per position: the squares from which

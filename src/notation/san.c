@@ -132,7 +132,14 @@ static int san_fits(const arb_position *pos, arb_piece_type type, int from_file,
       }
     }
     break;
-  default: cands = arb__piece_attacks(type, (arb_square)dest, occ); break;
+  case ARB_KNIGHT: cands = arb__tab.knight[dest]; break;
+  case ARB_BISHOP: cands = arb__bishop_attacks_small((arb_square)dest, occ); break;
+  case ARB_ROOK: cands = arb__rook_attacks_small((arb_square)dest, occ); break;
+  case ARB_QUEEN:
+    cands = arb__rook_attacks_small((arb_square)dest, occ) |
+            arb__bishop_attacks_small((arb_square)dest, occ);
+    break;
+  default: cands = arb__tab.king[dest]; break; /* the small tables: see arb__pseudo_move_legal */
   }
   cands &= own & pos->by_type[type];
   /* The destination holds no piece of ours and never the opponent's king. */
