@@ -10,7 +10,7 @@
 #     equal the table's best moves, and no mate exists one move shorter;
 #   - random positions of every table against Stockfish (no tablebases): for a win, `go mate N`
 #     with N the table's DTM must find a mate of exactly N moves (a shorter one would refute the
-#     table; one not found within the time is counted as unconfirmed, at most a few allowed);
+#     table; one not found within a node budget is counted as unconfirmed, at most a few allowed);
 #     for a loss, the same after the table's best defence; for a draw, Stockfish's score at
 #     depth 18 is never a mate nor a winning score (within 1.00 of 0).
 # usage: endgame.sh ARBITER SOURCE_DIR   (exit 77 = the Stockfish part skipped: no stockfish)
@@ -84,6 +84,10 @@ rng = random.Random(20240527)
 MEN = {"KQK": "Q", "KRK": "R", "KPK": "P", "KBNK": "BN"}
 # Stockfish's reach: wins it is asked to find, by table (it needs more depth for longer mates)
 SF_MAX = {"KQK": 10, "KRK": 9, "KPK": 10, "KBNK": 10}
+# Its budget in nodes, not time: one thread, a cleared hash and a node limit make each search
+# the same on every run, however loaded the machine (5 s of time was not: under a parallel
+# ASan run Stockfish found some mates one move longer only and the test failed)
+SF_NODES = 15000000
 fails = 0
 def fail(msg):
     global fails
@@ -168,22 +172,22 @@ for table in ["KQK", "KRK", "KPK", "KBNK"]:
         rng.shuffle(sw)
         confirmed = unconfirmed = 0
         for a in sw[:16]:
-            sc = eng.go(a["fen"], f"go mate {a['dtm']} movetime 5000")
+            sc = eng.go(a["fen"], f"go mate {a['dtm']} nodes {SF_NODES}")
             if sc and sc[0] == "mate" and sc[1] > 0 and sc[1] < a["dtm"]:
                 fail(f"{table} {a['fen']}: Stockfish mates in {sc[1]}, the table says {a['dtm']}")
             elif sc == ("mate", a["dtm"]): confirmed += 1
-            else: unconfirmed += 1; print(f"note: {table} {a['fen']}: Stockfish did not confirm mate in {a['dtm']} in 5 s: {sc}")
+            else: unconfirmed += 1; print(f"note: {table} {a['fen']}: Stockfish did not confirm mate in {a['dtm']} in {SF_NODES} nodes: {sc}")
         if unconfirmed > 3: fail(f"{table}: {unconfirmed} of {confirmed + unconfirmed} wins unconfirmed by Stockfish")
         # a loss: after the table's first best defence the winner mates in exactly DTM
         sl = [a for a in losses if 1 <= a["dtm"] <= SF_MAX[table]]
         rng.shuffle(sl)
         lok = lother = 0
         for a in sl[:6]:
-            sc = eng.go(a["fen"] + " moves " + a["best"][0], f"go mate {a['dtm']} movetime 5000")
+            sc = eng.go(a["fen"] + " moves " + a["best"][0], f"go mate {a['dtm']} nodes {SF_NODES}")
             if sc and sc[0] == "mate" and 0 < sc[1] < a["dtm"]:
                 fail(f"{table} {a['fen']} {a['best'][0]}: Stockfish mates in {sc[1]}, the table says mated in {a['dtm']}")
             elif sc == ("mate", a["dtm"]): lok += 1
-            else: lother += 1; print(f"note: {table} {a['fen']} {a['best'][0]}: Stockfish did not confirm mate in {a['dtm']} in 5 s: {sc}")
+            else: lother += 1; print(f"note: {table} {a['fen']} {a['best'][0]}: Stockfish did not confirm mate in {a['dtm']} in {SF_NODES} nodes: {sc}")
         if lother > 2: fail(f"{table}: {lother} of {lok + lother} losses unconfirmed by Stockfish")
         rng.shuffle(draws)
         # a draw: Stockfish never sees a mate, nor a winning score (its wins here are +5 and
