@@ -167,6 +167,23 @@ static int made_checks(const arb_position *p, arb_move m) {
   return arb_in_check(&next);
 }
 
+/* 1 if the side to move, not in check, with its king on ksq, may castle with the rook on r (a
+ * rook it has the right to castle with): the squares both pass or reach empty but for the two,
+ * and no square the king crosses or reaches attacked. */
+static inline int castling_legal(const arb_position *p, int us, int them, arb_bitboard occ,
+                                 arb_square ksq, arb_square r) {
+  arb_square kto = arb__castle_king_to(us, ksq, r), rto = arb__castle_rook_to(us, ksq, r);
+  arb_bitboard need_empty =
+      (arb__tab.between[ksq][kto] | ARB_BB(kto) | arb__tab.between[r][rto] | ARB_BB(rto)) &
+      ~(ARB_BB(ksq) | ARB_BB(r));
+  if (need_empty & occ) return 0;
+  arb_bitboard path = arb__tab.between[ksq][kto];
+  int attacked = 0;
+  while (path && !attacked)
+    attacked = arb__attackers_by(p, arb__pop_lsb(&path), them, occ) != 0;
+  return !attacked && !arb__attackers_by(p, kto, them, occ ^ ARB_BB(r));
+}
+
 static inline __attribute__((always_inline)) int generate(const arb_position *p, arb_move *list,
                                                           const int mode, const int us,
                                                           const arb__check_info *ci,
@@ -322,16 +339,7 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
     arb_bitboard rooks = p->castling_rooks & own;
     while (rooks) {
       arb_square r = arb__pop_lsb(&rooks);
-      arb_square kto = arb__castle_king_to(us, ksq, r), rto = arb__castle_rook_to(us, ksq, r);
-      arb_bitboard need_empty =
-          (arb__tab.between[ksq][kto] | ARB_BB(kto) | arb__tab.between[r][rto] | ARB_BB(rto)) &
-          ~(ARB_BB(ksq) | ARB_BB(r));
-      if (need_empty & occ) continue;
-      arb_bitboard path = arb__tab.between[ksq][kto];
-      int attacked = 0;
-      while (path && !attacked)
-        attacked = arb__attackers_by(p, arb__pop_lsb(&path), them, occ) != 0;
-      if (attacked || arb__attackers_by(p, kto, them, occ ^ ARB_BB(r))) continue;
+      if (!castling_legal(p, us, them, occ, ksq, r)) continue;
       if (LISTING) {
         list[n] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
         if (mode == MODE_CHECKS) chk[n] = (unsigned char)made_checks(p, list[n]);
@@ -377,11 +385,11 @@ int arb_is_legal(const arb_position *p, arb_move m) {
   const int us = p->turn;
   if (!pc || (int)ARB_PIECE_COLOR(pc) != us) return 0;
   if (kind == ARB_MOVE_CASTLING) {
-    arb_move moves[ARB_MAX_MOVES];
-    int n = arb_generate_legal(p, moves);
-    for (int i = 0; i < n; i++)
-      if (moves[i] == m) return 1;
-    return 0;
+    const arb_square ksq = arb__king_sq(p, us);
+    return from == ksq && ARB_MOVE_PROMO(m) == ARB_KNIGHT &&
+           (p->castling_rooks & p->by_color[us] & ARB_BB(to)) &&
+           !arb__attackers_by(p, ksq, us ^ 1, p->by_type[0]) &&
+           castling_legal(p, us, us ^ 1, p->by_type[0], ksq, to);
   }
   if (kind != ARB_MOVE_PROMOTION && ((m >> 12) & 3)) return 0; /* stray promotion bits */
   const arb_bitboard occ = p->by_type[0], own = p->by_color[us], opp = p->by_color[us ^ 1];

@@ -290,12 +290,12 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
   else if ((n == 5 && memcmp(t, "O-O-O", 5) == 0) ||
            (!strict && n == 5 && (memcmp(t, "0-0-0", 5) == 0 || memcmp(t, "o-o-o", 5) == 0)))
     castle_side = 2;
-  if (castle_side) {
-    nlegal = arb_generate_legal(pos, legal);
-    for (int i = 0; i < nlegal; i++) {
-      arb_move m = legal[i];
-      if (ARB_MOVE_KIND(m) != ARB_MOVE_CASTLING) continue;
-      if ((ARB_MOVE_TO(m) > ARB_MOVE_FROM(m)) == (castle_side == 1)) *move = m;
+  if (castle_side) { /* the king takes the rook on its side (the castling rights' rook) */
+    const arb_square ksq = arb__king_sq(pos, pos->turn);
+    for (arb_bitboard rooks = pos->castling_rooks & pos->by_color[pos->turn]; rooks;) {
+      const arb_square r = arb__pop_lsb(&rooks);
+      const arb_move m = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
+      if ((r > ksq) == (castle_side == 1) && arb_is_legal(pos, m)) *move = m;
     }
     if (*move == ARB_MOVE_NONE)
       return san_fail(err, ARB_ERR_MOVE_ILLEGAL, (int)b, "castling is not legal here");
