@@ -411,22 +411,29 @@ def split(source, *, target: int = 0, max: int = 0, block: int = 1 << 20,
 _STATS = ("bytes", "games", "games_with_errors", "games_skipped", "plies", "errors", "warnings")
 
 
-def read_piece(options: Options, file: str, data: bytes, first_line: int = 1):
-    """Reads one piece as `arbiter pgn` does (arb_pgn_job): its output records (serialised
-    bytes, for Output.add — on this machine or another) and its counts (a dict).  The GIL is
-    released while the piece is read."""
+def _read_job(options: Options, file: str, blocks, first_line: int):
+    """One arb_pgn_job fed the byte blocks in turn: its records and counts (read_piece)."""
     o, keep = options._c(file)
     job = lib.arb_pgn_job_new(o, first_line, ffi.NULL, ffi.NULL)
     if job == ffi.NULL:
         raise MemoryError("arbiter: out of memory")
     job = ffi.gc(job, lib.arb_pgn_job_free)
     stats = ffi.new("arb_pgn_stats *")
-    if (lib.arb_pgn_job_feed(job, ffi.from_buffer(data), len(data)) != 0
-            or lib.arb_pgn_job_finish(job, stats) != 0):
+    for block in blocks:
+        if lib.arb_pgn_job_feed(job, ffi.from_buffer(block), len(block)) != 0:
+            raise MemoryError("arbiter: out of memory reading %s" % file)
+    if lib.arb_pgn_job_finish(job, stats) != 0:
         raise MemoryError("arbiter: out of memory reading %s" % file)
     n = ffi.new("size_t *")
     records = ffi.buffer(lib.arb_pgn_job_records(job, n), n[0])[:]
     return records, {k: getattr(stats, k) for k in _STATS}
+
+
+def read_piece(options: Options, file: str, data: bytes, first_line: int = 1):
+    """Reads one piece as `arbiter pgn` does (arb_pgn_job): its output records (serialised
+    bytes, for Output.add — on this machine or another) and its counts (a dict).  The GIL is
+    released while the piece is read."""
+    return _read_job(options, file, (data,), first_line)
 
 
 def compression(path) -> str:
@@ -440,14 +447,23 @@ def compression(path) -> str:
 def read_range(options: Options, file: str, path: str, offset: int, size: int,
                first_line: int = 1):
     """read_piece of the size bytes at offset of the plain file at path (a piece split gave
-    without its data): a worker that sees the file reads its piece itself."""
+    without its data): a worker that sees the file reads its piece itself, a block at a time
+    into one buffer (the whole piece read at once cost a third more time: the kernel's copy
+    into fresh pages and their faults)."""
+    def blocks(f, buf):
+        left = size
+        while left > 0:
+            view = memoryview(buf)[:min(left, len(buf))]
+            got = f.readinto(view)
+            if not got:
+                raise OSError("%s: %d bytes at %d, not %d: the file changed" %
+                              (path, size - left, offset, size))
+            left -= got
+            yield view[:got]
+
     with open(path, "rb") as f:
         f.seek(offset)
-        data = f.read(size)
-    if len(data) != size:
-        raise OSError("%s: %d bytes at %d, not %d: the file changed" % (path, len(data), offset,
-                                                                         size))
-    return read_piece(options, file, data, first_line)
+        return _read_job(options, file, blocks(f, bytearray(1 << 20)), first_line)
 
 
 class Output:

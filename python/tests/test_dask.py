@@ -118,3 +118,18 @@ def test_pieces_cut_at_game_boundaries(inputs):
         assert p.first_line == line
         line += p.data.count(b"\n")
     assert all(p.data.startswith(b"[Event ") for p in pieces[1:] if not pieces[0].forced)
+
+
+def test_read_range_reads_in_blocks(inputs):
+    # a worker reads its piece a block (1 MB) at a time: the same records as the piece's bytes
+    # read at once, over several blocks and a part of one; a file shorter than the piece says
+    # is an error, not a shorter piece
+    path = inputs / "all.pgn"
+    data = path.read_bytes()
+    opts = pgn.Options("check")
+    for offset, size in ((0, len(data)), (0, (1 << 20) + 12345), (len(data) - 700000, 700000)):
+        got = pgn.read_range(opts, "all.pgn", str(path), offset, size, 1)
+        want = pgn.read_piece(opts, "all.pgn", data[offset:offset + size], 1)
+        assert got == want, (offset, size)
+    with pytest.raises(OSError, match="the file changed"):
+        pgn.read_range(opts, "all.pgn", str(path), len(data) - 100, 200, 1)
