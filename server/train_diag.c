@@ -197,8 +197,8 @@ static json_t *report_json(const tdiag *s) {
   static const char *const advice[ARB_DIAG_AREAS] = {
       "Rules first: take the rules quiz, starting with the topics you missed.",
       "Tactics first: solve puzzles, starting with the themes you missed.",
-      "Endgames first: mate with king and queen, then king and rook, against the best defence "
-      "until it comes without thinking — and learn the king and pawn endings."};
+      ("Endgames first: mate with king and queen, then king and rook, against the best defence "
+       "until it comes without thinking — and learn the king and pawn endings.")};
   return json_pack("{s:o,s:s,s:s,s:i}", "areas", areas, "next", arb_diag_area_name(w), "advice",
                    advice[w], "asked", s->d.n);
 }

@@ -783,8 +783,8 @@ static int run_diagnostic(const train_opts *o) {
   }
   static const char *const advice[ARB_DIAG_AREAS] = {
       "Train the rules first: arbiter train quiz.", "Train tactics first: arbiter train puzzles.",
-      "Train endgames first: mate with king and queen, then king and rook; arbiter train puzzles "
-      "--theme endgame."};
+      ("Train endgames first: mate with king and queen, then king and rook; arbiter train puzzles "
+       "--theme endgame.")};
   printf("%s\n", advice[arb_diag_weakest(&d)]);
   free(line);
   for (long i = 0; i < nq; i++)
