@@ -4,7 +4,8 @@
 #                   web/dist, games in ./arbiter.db); `arbiter demo` is the old demonstration
 #   make test       install what is missing, then every test: release build + ASan/UBSan build
 #                   (the browser tests' screenshots: build/release/web-shots/web and /train),
-#                   then the hot paths' instruction budgets (make test-guard)
+#                   then the hot paths' instruction budgets (make test-guard), then the whole
+#                   tree built by clang, warnings as errors (make test-clang)
 #   make test-guard callgrind's instruction counts of pgn check, perft, query, the referee, dead
 #                   and solve against tests/perf/budgets (GUARD_UPDATE=1 rewrites them)
 #   make bench      perft against Stockfish's `go perft` (ratio), query with/without history,
@@ -37,7 +38,7 @@ SANITIZER_PERFT_NODES ?= 1000000
 
 PY ?= /usr/bin/python3
 
-.PHONY: all build python wasm run test test-release test-asan test-guard test-fresh test-fresh-deb bench fuzz install deb test-deep test-crash format deps clean
+.PHONY: all build python wasm run test test-release test-asan test-guard test-clang test-fresh test-fresh-deb bench fuzz install deb test-deep test-crash format deps clean
 
 all: build
 
@@ -63,7 +64,7 @@ run: build
 	@echo "make run: open http://localhost:$(PORT)/ — play the computer, or a friend in a second window (Ctrl-C stops the server)"
 	./build/release/arbiter serve --port $(PORT) --db arbiter.db --static web/dist
 
-test: test-release test-asan test-guard
+test: test-release test-asan test-guard test-clang
 
 test-release:
 	@sh scripts/deps.sh build test
@@ -89,6 +90,13 @@ test-guard:
 	cmake -S . -B build/guard -DCMAKE_BUILD_TYPE=Release -DARB_NATIVE=OFF -DARB_BUILD_TESTS=OFF >/dev/null
 	cmake --build build/guard -j$(JOBS) --target arbiter_cli
 	sh tests/perf/guard.sh build/guard/arbiter . $(if $(GUARD_UPDATE),--update)
+
+# The whole tree (library, command, server, tests, benchmarks) built by clang as well, every
+# warning an error: the C standards hold for gcc and clang, and only gcc's builds ran the tests
+test-clang:
+	@sh scripts/deps.sh build test
+	CC=clang cmake -S . -B build/clang -DCMAKE_BUILD_TYPE=Release -DARB_BUILD_TESTS=ON >/dev/null
+	cmake --build build/clang -j$(JOBS)
 
 test-fresh:
 	sh scripts/test-fresh.sh

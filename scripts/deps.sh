@@ -14,7 +14,7 @@ for what in "${@:-build}"; do
   case "$what" in
   build) ;;
   # the engines are the ones tests/cli/{match,play}.sh play against
-  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3 python3-minimal man-db zsh curl valgrind zstd gzip python3-dev python3-cffi python3-setuptools python3-pip python3-pytest python3-dask python3-distributed python3-zstandard emscripten" ;;
+  test) want="$want libcriterion-dev nodejs npm clang-format binutils chromium fonts-dejavu-core glaurung toga2 stockfish tmux procps polyglot libxml2-utils python3 python3-minimal man-db zsh curl valgrind zstd gzip python3-dev python3-cffi python3-setuptools python3-pip python3-pytest python3-dask python3-distributed python3-zstandard emscripten clang" ;;
   # make python: the package's build (cffi, setuptools, Python's headers) and its tests; its
   # Dask stage (arbiter.dask: dask, distributed; .pgn.zst through zstandard)
   python) want="$want python3 python3-dev python3-cffi python3-setuptools python3-pip python3-pytest python3-dask python3-distributed python3-zstandard" ;;
