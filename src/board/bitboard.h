@@ -139,29 +139,31 @@ static inline arb_bitboard arb__piece_attacks(arb_piece_type type, arb_square sq
   }
 }
 
-/* Pieces of colour `by` attacking sq, occupancy occ. */
-static inline arb_bitboard arb__attackers_by(const arb_position *p, arb_square sq, int by,
-                                             arb_bitboard occ) {
-  arb_bitboard them = p->by_color[by];
-  arb_bitboard rq = p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN];
-  arb_bitboard bq = p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN];
-  return them & ((arb__tab.pawn[by ^ 1][sq] & p->by_type[ARB_PAWN]) |
-                 (arb__tab.knight[sq] & p->by_type[ARB_KNIGHT]) |
-                 (arb__tab.king[sq] & p->by_type[ARB_KING]) | (arb__rook_attacks(sq, occ) & rq) |
-                 (arb__bishop_attacks(sq, occ) & bq));
-}
-
-/* The same from the small tables (arb__rook_attacks_small): for one-off questions. */
-static inline arb_bitboard arb__attackers_by_small(const arb_position *p, arb_square sq, int by,
-                                                   arb_bitboard occ) {
+/* Pieces of colour `by` attacking sq, occupancy occ; `small` (a constant where it is called):
+ * the sliders' attacks from the small tables (arb__rook_attacks_small). */
+static inline arb_bitboard arb__attackers_from(const arb_position *p, arb_square sq, int by,
+                                               arb_bitboard occ, const int small) {
   arb_bitboard them = p->by_color[by];
   arb_bitboard rq = p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN];
   arb_bitboard bq = p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN];
   return them &
          ((arb__tab.pawn[by ^ 1][sq] & p->by_type[ARB_PAWN]) |
           (arb__tab.knight[sq] & p->by_type[ARB_KNIGHT]) |
-          (arb__tab.king[sq] & p->by_type[ARB_KING]) | (arb__rook_attacks_small(sq, occ) & rq) |
-          (arb__bishop_attacks_small(sq, occ) & bq));
+          (arb__tab.king[sq] & p->by_type[ARB_KING]) |
+          ((small ? arb__rook_attacks_small(sq, occ) : arb__rook_attacks(sq, occ)) & rq) |
+          ((small ? arb__bishop_attacks_small(sq, occ) : arb__bishop_attacks(sq, occ)) & bq));
+}
+
+/* Pieces of colour `by` attacking sq, occupancy occ. */
+static inline arb_bitboard arb__attackers_by(const arb_position *p, arb_square sq, int by,
+                                             arb_bitboard occ) {
+  return arb__attackers_from(p, sq, by, occ, 0);
+}
+
+/* The same from the small tables: for one-off questions. */
+static inline arb_bitboard arb__attackers_by_small(const arb_position *p, arb_square sq, int by,
+                                                   arb_bitboard occ) {
+  return arb__attackers_from(p, sq, by, occ, 1);
 }
 
 static inline arb_square arb__king_sq(const arb_position *p, int c);

@@ -481,7 +481,7 @@ static void end_game(arb_pgn_reader *r, const char *at) {
     r->depth = 0;
     r->overflow = 0;
   }
-  if (r->status_pending) main_line_status(r, 0);
+  main_line_status(r, 0); /* when still pending */
   const line_state *L = r->stack_cap ? &r->stack[0] : NULL;
   int replayed = !r->skipped && L && !(r->opt.flags & ARB_PGN_NO_REPLAY) && r->state != ST_BETWEEN;
   int has_pos = replayed && r->has_start;
