@@ -40,18 +40,18 @@ fi
 mirror=${mirror:-http://deb.debian.org/debian}
 say() { echo "test-fresh: $*" >&2; }
 
-mounted=""
-# unmount_all: every mount under $dir, deepest first, including ones a run that was killed
-# before its trap left behind (its /dev is the host's: removing files under a mounted
-# $dir/root/dev once emptied this machine's /dev); then make sure none is left
-unmount_all() {
-  for m in $mounted; do umount -l "$m" 2>/dev/null || true; done
-  mounted=""
+# mounts_under: the mount points under $dir, deepest first (read from /proc/mounts: the ones a
+# run killed before its trap left behind too — their /dev is the host's, and removing files
+# under a mounted $dir/root/dev once emptied this machine's /dev)
+mounts_under() {
   [ -d "$dir" ] || return 0
   real=$(cd "$dir" && pwd -P)
-  awk -v d="$real/" 'index($2 "/", d) == 1 { print $2 }' /proc/mounts | sort -r |
-    while read -r m; do umount -l "$m" 2>/dev/null || true; done
-  if awk -v d="$real/" 'index($2 "/", d) == 1 { found = 1 } END { exit !found }' /proc/mounts; then
+  awk -v d="$real/" 'index($2 "/", d) == 1 { print $2 }' /proc/mounts | sort -r
+}
+# unmount_all: every mount under $dir; 1 when one is still there
+unmount_all() {
+  mounts_under | while read -r m; do umount -l "$m" 2>/dev/null || true; done
+  if [ -n "$(mounts_under)" ]; then
     say "file systems are still mounted under $dir; not removing it"
     return 1
   fi
@@ -90,10 +90,8 @@ make_system() {
   cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
   for m in proc sys dev dev/pts; do
     mount --bind "/$m" "$root/$m"
-    mounted="$root/$m $mounted"
   done
   mount -t tmpfs -o size=1g tmpfs "$root/dev/shm"
-  mounted="$root/dev/shm $mounted"
 }
 
 # in ROOT COMMAND: runs a shell command in the system as root, with a clean environment
