@@ -369,6 +369,13 @@ int arb__locked_walls_hold(const arb_position *p, int loser) {
 #define DEAD_SEARCH_MOVES 4 /* at most this many legal moves for the side to move */
 #define DEAD_SEARCH_NODES 64
 
+/* The squares one king step from any square of a set. */
+static arb_bitboard king_steps(arb_bitboard set) {
+  const arb_bitboard east = (set << 1) & ~ARB_FILE_BB(0), west = (set >> 1) & ~ARB_FILE_BB(7);
+  const arb_bitboard row = set | east | west;
+  return (row << 8) | (row >> 8) | east | west;
+}
+
 /* 1 when more than `limit` positions can be reached from p by quiet king moves alone, each side
  * in turn, every other man standing still: then the enumeration below (at most `limit`
  * positions) cannot complete, and p is not proven dead by it — in a few hundred operations
@@ -392,29 +399,66 @@ static int kings_walk_far(const arb_position *p, int limit) {
       a |= arb__rook_attacks(arb__pop_lsb(&b), men);
     barred[c] = a | men;
   }
-  /* States (White's king, Black's king, side to move), breadth first. */
-  uint64_t seen[2 * 64]; /* bit b of seen[turn * 64 + white king]: Black's king on b */
-  uint16_t queue[DEAD_SEARCH_NODES + 1];
-  memset(seen, 0, sizeof seen);
-  const arb_square wk = arb__king_sq(p, ARB_WHITE), bk = arb__king_sq(p, ARB_BLACK);
-  int head = 0, tail = 0, count = 1;
-  seen[p->turn * 64 + wk] |= ARB_BB(bk);
-  queue[tail++] = (uint16_t)(p->turn << 12 | wk << 6 | bk);
-  while (head < tail) {
-    const int state = queue[head++], turn = state >> 12;
-    const arb_square kings_at[2] = {(arb_square)(state >> 6 & 63), (arb_square)(state & 63)};
-    const arb_square mover = kings_at[turn], other = kings_at[turn ^ 1];
-    for (arb_bitboard t = arb__tab.king[mover] & ~barred[turn] & ~arb__tab.king[other]; t;) {
-      const arb_square to = arb__pop_lsb(&t);
-      const arb_square w = turn == ARB_WHITE ? to : kings_at[0], b = turn == ARB_WHITE ? other : to;
-      uint64_t *row = &seen[(turn ^ 1) * 64 + w];
-      if (*row & ARB_BB(b)) continue;
-      *row |= ARB_BB(b);
-      if (++count > limit) return 1;
-      queue[tail++] = (uint16_t)((turn ^ 1) << 12 | w << 6 | b);
+  /* The states (the mover's king, the other king, side to move; the mover: the side to move in
+   * p), breadth first, a whole ply at a time with bitboards: at[b] holds the squares of the
+   * mover's king in the states with the other king on b, mover[b] those where the mover is to
+   * move; fresh[b], the states first reached by the last ply. */
+  const int m = p->turn, o = m ^ 1;
+  const arb_square ms = arb__king_sq(p, (arb_color)m), os = arb__king_sq(p, (arb_color)o);
+  arb_bitboard mover[64], other[64], fresh[64];
+  arb_bitboard where = ARB_BB(os); /* the squares b with a state */
+  mover[os] = fresh[os] = ARB_BB(ms);
+  other[os] = 0;
+  int count = 1;
+  for (int ply = 0;; ply++) {
+    arb_bitboard next = 0; /* the squares b with states reached by this ply */
+    if ((ply & 1) == 0) { /* the mover steps: the other king stays on b */
+      for (arb_bitboard bs = where; bs;) {
+        const arb_square b = arb__pop_lsb(&bs);
+        const arb_bitboard got =
+            king_steps(fresh[b]) & ~barred[m] & ~arb__tab.king[b] & ~other[b];
+        fresh[b] = got;
+        if (!got) continue;
+        other[b] |= got;
+        next |= ARB_BB(b);
+        count += arb__popcount(got);
+      }
+    } else { /* the other king steps from b to c; the mover's king stays */
+      arb_bitboard moved[64];
+      arb_bitboard reach = 0;
+      for (arb_bitboard bs = where; bs;) {
+        const arb_square b = arb__pop_lsb(&bs);
+        if (!fresh[b]) continue;
+        for (arb_bitboard cs = arb__tab.king[b] & ~barred[o]; cs;) {
+          const arb_square c = arb__pop_lsb(&cs);
+          if (!(reach & ARB_BB(c))) {
+            reach |= ARB_BB(c);
+            moved[c] = 0;
+          }
+          moved[c] |= fresh[b] & ~arb__tab.king[c];
+        }
+      }
+      for (arb_bitboard bs = where; bs;)
+        fresh[arb__pop_lsb(&bs)] = 0;
+      for (arb_bitboard cs = reach; cs;) {
+        const arb_square c = arb__pop_lsb(&cs);
+        if (!(where & ARB_BB(c))) {
+          where |= ARB_BB(c);
+          mover[c] = other[c] = 0;
+        }
+        const arb_bitboard got = moved[c] & ~mover[c];
+        fresh[c] = got;
+        if (!got) continue;
+        mover[c] |= got;
+        next |= ARB_BB(c);
+        count += arb__popcount(got);
+      }
     }
+    if (count > limit) return 1;
+    if (!next) return 0;
+    for (arb_bitboard bs = where & ~next; bs;) /* only the states just reached step next */
+      fresh[arb__pop_lsb(&bs)] = 0;
   }
-  return 0;
 }
 
 static int forced_into_dead(const arb_position *p) {
