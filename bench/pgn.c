@@ -17,6 +17,11 @@
  *                    plays every move and writes every game without errors, re-formatted
  *                    (SAN regenerated, lines re-wrapped), to /dev/null.
  *   ours, -j 2     the two arbiter commands again with -j 2 (two worker threads).
+ *   ours, online   the check under --rules online, the rules the games were played under
+ *                    (lichess): no dead-position search after each move (only the material
+ *                    classes), and a win on time needs only mating material instead of a proof
+ *                    that the winner could mate.  For information: where the time of the FIDE
+ *                    check goes (its target ratio stays the default rules').
  * -s only silences pgn-extract's per-game messages; both tools read the file themselves.
  *
  * Every command runs RUNS times, the commands taking turns within each round (so a load from
@@ -174,7 +179,16 @@ static void print_row(const command *c, double mb, uint64_t games) {
          (double)games / c->best, c->peak_kb, c->cpu);
 }
 
-enum { OUR_CHECK, OUR_REWRITE, PX_CHECK, PX_REWRITE, OUR_CHECK_J2, OUR_REWRITE_J2, NCOMMANDS };
+enum {
+  OUR_CHECK,
+  OUR_REWRITE,
+  PX_CHECK,
+  PX_REWRITE,
+  OUR_CHECK_J2,
+  OUR_REWRITE_J2,
+  OUR_CHECK_ONLINE,
+  NCOMMANDS
+};
 
 /* Measures one file.  0 ok, 1 a command failed, 2 the file cannot be read. */
 static int bench_file(const char *arbiter, const char *px, const char *file, int runs) {
@@ -197,6 +211,8 @@ static int bench_file(const char *arbiter, const char *px, const char *file, int
       OURS("arbiter pgn check -j 2", arbiter, "pgn", "check", "-q", "-j", "2", file),
       OURS("arbiter pgn convert --to pgn -j 2", arbiter, "pgn", "convert", "--to", "pgn", "-q",
            "-j", "2", file),
+      OURS("arbiter pgn check --rules online -j 1", arbiter, "pgn", "check", "--rules", "online",
+           "-q", "-j", "1", file),
   };
 #undef OURS
 #undef PEER
@@ -217,6 +233,9 @@ static int bench_file(const char *arbiter, const char *px, const char *file, int
   printf("  ours with two worker threads (not what the target ratio is about):\n");
   for (int i = OUR_CHECK_J2; i <= OUR_REWRITE_J2; i++)
     print_row(&cmds[i], mb, games);
+  printf("  ours under the server's own rules (lichess: no dead-position search after each move,\n"
+         "  a win on time needs only mating material), for information:\n");
+  print_row(&cmds[OUR_CHECK_ONLINE], mb, games);
   if (!px) {
     printf(
         "  pgn-extract not found (Debian package pgn-extract, or set $PGN_EXTRACT): no ratios\n");

@@ -465,7 +465,7 @@ static int forced_into_dead(const arb_position *p) {
   if (arb__popcount(p->by_type[0]) > DEAD_SEARCH_MEN) return 0;
   /* Forced lines start with a check, or with a side that has only its king and pawns. */
   const arb_bitboard men = p->by_color[p->turn];
-  if (!arb_in_check(p) && (men & ~p->by_type[ARB_KING] & ~p->by_type[ARB_PAWN])) return 0;
+  if ((men & ~p->by_type[ARB_KING] & ~p->by_type[ARB_PAWN]) && !arb_in_check(p)) return 0;
   if (arb_count_legal(p) > DEAD_SEARCH_MOVES || kings_walk_far(p, DEAD_SEARCH_NODES)) return 0;
   /* The enumeration in storage of its own on the stack (no allocation, asked after every move):
    * DEAD_SEARCH_NODES positions at most, as many item numbers waiting, an index twice as large. */
