@@ -412,11 +412,10 @@ static int kings_walk_far(const arb_position *p, int limit) {
   int count = 1;
   for (int ply = 0;; ply++) {
     arb_bitboard next = 0; /* the squares b with states reached by this ply */
-    if ((ply & 1) == 0) { /* the mover steps: the other king stays on b */
+    if ((ply & 1) == 0) {  /* the mover steps: the other king stays on b */
       for (arb_bitboard bs = where; bs;) {
         const arb_square b = arb__pop_lsb(&bs);
-        const arb_bitboard got =
-            king_steps(fresh[b]) & ~barred[m] & ~arb__tab.king[b] & ~other[b];
+        const arb_bitboard got = king_steps(fresh[b]) & ~barred[m] & ~arb__tab.king[b] & ~other[b];
         fresh[b] = got;
         if (!got) continue;
         other[b] |= got;
