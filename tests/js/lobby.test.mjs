@@ -92,7 +92,8 @@ test('an open game: one person opens it to anyone, another joins from the list w
     await a.page.click('#make-open');
     await a.page.waitForSelector('cg-board');
     const id = gameIdOf(a.page);
-    assert.equal(await a.data('seat'), 'white');
+    // the board is drawn before the server's first message says whose seat this page holds
+    await a.waitData('seat', 'white', 8000);
 
     const b = meet(new Person(browser, 'Joiner'));
     await b.open(`${server.base}/`);
