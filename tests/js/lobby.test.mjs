@@ -125,6 +125,7 @@ test('an open game: one person opens it to anyone, another joins from the list w
     await watch.click();
     await c.page.waitForSelector('cg-board');
     assert.equal(gameIdOf(c.page), id);
+    await c.waitData('status', 'ongoing', 8000); // the server's word has come: a seat or none
     assert.notEqual(await c.data('seat'), 'white');
     assert.notEqual(await c.data('seat'), 'black');
   }));

@@ -47,7 +47,8 @@ test('the lobby: every preset, each rule set explained, a custom FIDE control, C
     assert.equal(g.body.control, '40/90m+30s,30m+30s');
     assert.equal(g.body.rules, 'fide');
     await a.openSeat();
-    assert.equal(await a.data('seat'), 'black');
+    // the board is drawn before the server's first message says the seat and the game's state
+    await a.waitData('seat', 'black', 8000);
     assert.equal(await a.data('status'), 'waiting');
     assert.match(await a.text('#status'), /Waiting for your opponent/);
     // Chess960: a back rank with the king between the rooks and the bishops on both colours
