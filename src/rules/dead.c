@@ -400,9 +400,10 @@ static int kings_walk_far(const arb_position *p, int limit) {
     barred[c] = a | men;
   }
   /* The states (the mover's king, the other king, side to move; the mover: the side to move in
-   * p), breadth first, a whole ply at a time with bitboards: at[b] holds the squares of the
-   * mover's king in the states with the other king on b, mover[b] those where the mover is to
-   * move; fresh[b], the states first reached by the last ply. */
+   * p), breadth first, a whole ply at a time with bitboards.  With the other king on b: mover[b]
+   * holds the squares of the mover's king in the states where the mover is to move, other[b]
+   * those where the other side is, fresh[b] those the last ply reached first (every ply sets it
+   * for each b it looks at). */
   const int m = p->turn, o = m ^ 1;
   const arb_square ms = arb__king_sq(p, (arb_color)m), os = arb__king_sq(p, (arb_color)o);
   arb_bitboard mover[64], other[64], fresh[64];
@@ -455,8 +456,6 @@ static int kings_walk_far(const arb_position *p, int limit) {
     }
     if (count > limit) return 1;
     if (!next) return 0;
-    for (arb_bitboard bs = where & ~next; bs;) /* only the states just reached step next */
-      fresh[arb__pop_lsb(&bs)] = 0;
   }
 }
 
