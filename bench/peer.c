@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "peer.h"
 
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,4 +62,16 @@ int bench_parse_runs(const char *text, int max, int *runs) {
   if (!*text || *end || v < 1 || v > max) return -1;
   *runs = (int)v;
   return 0;
+}
+
+pid_t bench_spawn_quiet(const char *const *argv) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid != 0) return pid < 0 ? -1 : pid;
+  int fd = open("/dev/null", O_RDWR);
+  if (fd < 0 || dup2(fd, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
+      dup2(fd, STDERR_FILENO) < 0)
+    _exit(127);
+  execv(argv[0], (char *const *)(uintptr_t)argv);
+  _exit(127);
 }

@@ -17,6 +17,13 @@
  *                    plays every move and writes every game without errors, re-formatted
  *                    (SAN regenerated, lines re-wrapped), to /dev/null.
  *   ours, -j 2     the two arbiter commands again with -j 2 (two worker threads).
+ *   side by side   two `arbiter pgn check -j 1` processes started together, each on the whole
+ *                    file: what this machine's two cores do at once, the ceiling for -j 2.
+ *                    Cores of a virtual machine need not be alike (here one is often a third
+ *                    slower), so the ceiling is not twice the single thread: -j 2 shares the
+ *                    pieces out as each worker is free, so at best it checks the file in
+ *                    1 / (1/t_a + 1/t_b), t_a and t_b the two processes' own times.  The best
+ *                    of the rounds is kept; ru_maxrss is not measured for them.
  *   ours, online   the check under --rules online, the rules the games were played under
  *                    (lichess): no dead-position search after each move (only the material
  *                    classes), and a win on time needs only mating material instead of a proof
@@ -50,7 +57,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,18 +133,9 @@ typedef struct command {
 /* Runs argv with stdin from /dev/null and stdout, stderr to /dev/null.  Returns 0 and sets the
  * wall time, rusage and exit status; -1 when it could not be started or died of a signal. */
 static int run_once(const char *const *argv, double *wall, struct rusage *ru, int *exit_status) {
-  fflush(NULL);
   double t0 = bench_now();
-  pid_t pid = fork();
+  pid_t pid = bench_spawn_quiet(argv);
   if (pid < 0) return -1;
-  if (pid == 0) {
-    int fd = open("/dev/null", O_RDWR);
-    if (fd < 0 || dup2(fd, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
-        dup2(fd, STDERR_FILENO) < 0)
-      _exit(127);
-    execv(argv[0], (char *const *)(uintptr_t)argv);
-    _exit(127);
-  }
   int status = 0;
   pid_t got;
   do
@@ -171,6 +168,38 @@ static int run_command(command *c) {
   }
   if (ru.ru_maxrss > c->peak_kb) c->peak_kb = ru.ru_maxrss;
   return 0;
+}
+
+#define SIDE_BY_SIDE 2 /* processes started together for the -j 2 ceiling */
+
+/* Starts SIDE_BY_SIDE copies of argv at once (stdin, stdout, stderr /dev/null) and waits for
+ * them all: each one's own wall time into times[].  0, or -1 when one could not start, died of a
+ * signal or exited with a status above 1. */
+static int run_side_by_side(const char *const *argv, double times[SIDE_BY_SIDE]) {
+  pid_t pids[SIDE_BY_SIDE];
+  double t0 = bench_now();
+  int started = 0, bad = 0;
+  for (; started < SIDE_BY_SIDE; started++) {
+    pid_t pid = bench_spawn_quiet(argv);
+    if (pid < 0) {
+      bad = 1;
+      break;
+    }
+    pids[started] = pid;
+  }
+  for (int left = started; left > 0; left--) {
+    int status = 0;
+    pid_t got = wait(&status);
+    if (got < 0 && errno == EINTR) {
+      left++;
+      continue;
+    }
+    if (got < 0) return -1;
+    for (int k = 0; k < started; k++)
+      if (pids[k] == got) times[k] = bench_now() - t0;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) bad = 1;
+  }
+  return bad ? -1 : 0;
 }
 
 static void print_row(const command *c, double mb, uint64_t games) {
@@ -221,9 +250,22 @@ static int bench_file(const char *arbiter, const char *px, const char *file, int
   printf("%s: %.2f MB, %llu games; best of %d run%s (wall clock)\n", file, mb,
          (unsigned long long)games, runs, runs == 1 ? "" : "s");
   fflush(stdout);
-  for (int r = 0; r < runs; r++)
+  double pair[2] = {0, 0}, pair_ideal = 1e30; /* side by side: the best round's two times */
+  for (int r = 0; r < runs; r++) {
     for (int i = 0; i < NCOMMANDS; i++)
       if (cmds[i].available && run_command(&cmds[i]) != 0) return 1;
+    double t[SIDE_BY_SIDE];
+    if (run_side_by_side(cmds[OUR_CHECK].argv, t) != 0) {
+      fprintf(stderr, "bench/pgn: two arbiter pgn check -j 1 side by side failed\n");
+      return 1;
+    }
+    double ideal = 1.0 / (1.0 / t[0] + 1.0 / t[1]);
+    if (ideal < pair_ideal) {
+      pair_ideal = ideal;
+      pair[0] = t[0] < t[1] ? t[0] : t[1];
+      pair[1] = t[0] < t[1] ? t[1] : t[0];
+    }
+  }
 
   printf("  %-40s %8s %8s %10s %9s %8s\n", "tool and mode", "s", "MB/s", "games/s", "peak KB",
          "cpu s");
@@ -233,6 +275,12 @@ static int bench_file(const char *arbiter, const char *px, const char *file, int
   printf("  ours with two worker threads (not what the target ratio is about):\n");
   for (int i = OUR_CHECK_J2; i <= OUR_REWRITE_J2; i++)
     print_row(&cmds[i], mb, games);
+  printf("  two `pgn check -j 1` side by side, each on the file: %.3f s and %.3f s, so at best\n"
+         "  %.3f s for -j 2 on this machine (%.2fx the single thread); -j 2 check: %.2fx, %.0f%%\n"
+         "  of that ceiling\n",
+         pair[0], pair[1], pair_ideal, cmds[OUR_CHECK].best / pair_ideal,
+         cmds[OUR_CHECK].best / cmds[OUR_CHECK_J2].best,
+         100.0 * pair_ideal / cmds[OUR_CHECK_J2].best);
   printf("  ours under the server's own rules (lichess: no dead-position search after each move,\n"
          "  a win on time needs only mating material), for information:\n");
   print_row(&cmds[OUR_CHECK_ONLINE], mb, games);
