@@ -9,6 +9,14 @@
  * Both node counts must equal the known counts.  Prints a table of speeds and ratios
  * (ours / Stockfish) and whether the target (ratio >= 1.5 on every position) is met.
  *
+ * A second peer when $GIGANTUA names an executable: Gigantua (github.com/Gigantua/Gigantua, the
+ * fastest perft we know of; issue 31 asks for perft at least as fast), built outside the tree
+ * with its own flags by bench/gigantua.sh.  It is run as `GIGANTUA FEN DEPTH NODES` (it exits 0
+ * when its count is NODES), RUNS times per position, alternately with ours; its time is the
+ * process's wall time less that of the same command at depth 1 (start-up and table set-up),
+ * best of the runs for each.  Gigantua is not in Debian: without $GIGANTUA the column is left
+ * out.
+ *
  * usage: perft [-n RUNS] [--quick]
  *   -n RUNS   runs per side and position, best kept (1..10, default 3)
  *   --quick   one ply less on every position (about 5-40x faster; for smoke tests)
@@ -217,6 +225,31 @@ static int engine_perft(engine *e, const bench_case *c, int depth, uint64_t *nod
   return 0;
 }
 
+/* ---- Gigantua, one process per count ---- */
+
+#define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+/* Runs `path FEN depth nodes` with stdin, stdout and stderr on /dev/null; *seconds gets its wall
+ * time.  0 when it says its count is `nodes` (exit 0), 1 when it says otherwise, -1 when it could
+ * not be run or died. */
+static int giga_run(const char *path, const char *fen, int depth, uint64_t nodes, double *seconds) {
+  char d[16], n[32];
+  snprintf(d, sizeof d, "%d", depth);
+  snprintf(n, sizeof n, "%" PRIu64, nodes);
+  const char *argv[] = {path, fen, d, n, NULL};
+  double t0 = bench_now();
+  pid_t pid = bench_spawn_quiet(argv);
+  if (pid < 0) return -1;
+  int status = 0;
+  pid_t got;
+  do
+    got = waitpid(pid, &status, 0);
+  while (got < 0 && errno == EINTR);
+  *seconds = bench_now() - t0;
+  if (got != pid || !WIFEXITED(status) || WEXITSTATUS(status) == 127) return -1;
+  return WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
 /* ---- main ---- */
 
 static void usage(FILE *out) {
@@ -224,7 +257,8 @@ static void usage(FILE *out) {
           "usage: perft [-n RUNS] [--quick]\n"
           "  -n RUNS   runs per side and position, best kept (1..%d, default 3)\n"
           "  --quick   one ply less on every position\n"
-          "Stockfish: $STOCKFISH, /usr/games/stockfish, /usr/bin/stockfish, or PATH.\n",
+          "Stockfish: $STOCKFISH, /usr/games/stockfish, /usr/bin/stockfish, or PATH.\n"
+          "Gigantua (optional second peer): $GIGANTUA, built by bench/gigantua.sh.\n",
           BENCH_MAX_RUNS);
 }
 
@@ -261,6 +295,12 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN); /* a dead engine shows up as a write error, not a signal */
   arb_init();
 
+  const char *giga = getenv("GIGANTUA");
+  if (giga && !*giga) giga = NULL;
+  if (giga && !bench_is_executable(giga)) {
+    fprintf(stderr, "perft: $GIGANTUA (%s) is not an executable\n", giga);
+    return 64;
+  }
   have_peer = bench_find_peer("STOCKFISH", stockfish_names, "perft", sf_path, sizeof sf_path);
   if (have_peer) {
     if (engine_start(&sf, sf_path) != 0 || engine_handshake(&sf) != 0) {
@@ -273,16 +313,22 @@ int main(int argc, char **argv) {
     }
   }
   if (!have_peer) printf("peer: missing (%s; set $STOCKFISH); only our speeds\n", peer_why);
+  if (giga) printf("second peer: Gigantua (%s), its wall time less its depth-1 run's\n", giga);
+  double giga_min = 0;
+  const char *giga_min_name = NULL;
+  int giga_bad = 0;
   printf("ours: arb_perft, 1 thread, bulk-counted last ply; best of %d\n\n", runs);
 
-  printf("%-10s %5s %11s %10s %10s %7s\n", "position", "depth", "nodes", "ours Mnps", "sf Mnps",
+  printf("%-10s %5s %11s %10s %10s %7s", "position", "depth", "nodes", "ours Mnps", "sf Mnps",
          "ratio");
+  if (giga) printf(" %10s %9s", "giga Mnps", "ours/giga");
+  printf("\n");
   for (i = 0; i < NCASES; i++) {
     const bench_case *c = &CASES[i];
     int depth = c->depth - quick, r;
     uint64_t want = c->nodes[depth];
-    double ours_best = 0, sf_best = 0;
-    int ours_bad = 0, sf_bad = 0;
+    double ours_best = 0, sf_best = 0, giga_full = 0, giga_start = 0;
+    int ours_bad = 0, sf_bad = 0, giga_wrong = 0;
     arb_position pos;
 
     if (c->fen) {
@@ -321,6 +367,20 @@ int main(int argc, char **argv) {
           sf_best = dt;
         }
       }
+      if (giga && !giga_wrong) {
+        const char *fen = c->fen ? c->fen : START_FEN;
+        double full, start;
+        int g = giga_run(giga, fen, depth, want, &full);
+        if (g == 0) g = giga_run(giga, fen, 1, c->nodes[1], &start);
+        if (g != 0) {
+          fprintf(stderr, "perft: %s depth %d: Gigantua %s\n", c->name, depth,
+                  g < 0 ? "could not be run" : "disagrees with the known count");
+          giga_wrong = 1;
+        } else {
+          if (r == 0 || full < giga_full) giga_full = full;
+          if (r == 0 || start < giga_start) giga_start = start;
+        }
+      }
     }
 
     if (ours_bad || sf_bad) {
@@ -331,16 +391,29 @@ int main(int argc, char **argv) {
     }
     if (have_peer && !peer_failed) {
       double ratio = sf_best / ours_best; /* = ours Mnps / sf Mnps */
-      printf("%-10s %5d %11" PRIu64 " %10.1f %10.1f %7.2f\n", c->name, depth, want,
+      printf("%-10s %5d %11" PRIu64 " %10.1f %10.1f %7.2f", c->name, depth, want,
              mnps(want, ours_best), mnps(want, sf_best), ratio);
       if (!min_name || ratio < min_ratio) {
         min_ratio = ratio;
         min_name = c->name;
       }
     } else {
-      printf("%-10s %5d %11" PRIu64 " %10.1f %10s %7s\n", c->name, depth, want,
-             mnps(want, ours_best), "-", "-");
+      printf("%-10s %5d %11" PRIu64 " %10.1f %10s %7s", c->name, depth, want, mnps(want, ours_best),
+             "-", "-");
     }
+    if (giga && giga_wrong) {
+      giga_bad = 1;
+      printf(" %10s %9s", "WRONG", "-");
+    } else if (giga) {
+      double t = giga_full > giga_start ? giga_full - giga_start : giga_full;
+      double ratio = t / ours_best; /* = ours Mnps / Gigantua's */
+      printf(" %10.1f %9.2f", mnps(want, t), ratio);
+      if (!giga_min_name || ratio < giga_min) {
+        giga_min = ratio;
+        giga_min_name = c->name;
+      }
+    }
+    printf("\n");
     fflush(stdout);
   }
   if (have_peer) engine_stop(&sf);
@@ -355,6 +428,11 @@ int main(int argc, char **argv) {
     printf("minimum ratio: %.2f (%s); target ratio >= %.1f on every position: %s\n", min_ratio,
            min_name, BENCH_TARGET, min_ratio >= BENCH_TARGET && !bad_count ? "MET" : "NOT MET");
   }
-  if (bad_count || peer_failed) return 1;
+  if (giga && giga_bad)
+    printf("Gigantua: a count disagreed or it could not be run (see above)\n");
+  else if (giga && giga_min_name)
+    printf("minimum ratio ours/Gigantua: %.2f (%s); target >= 1.0 on every position: %s\n",
+           giga_min, giga_min_name, giga_min >= 1.0 && !bad_count ? "MET" : "NOT MET");
+  if (bad_count || peer_failed || giga_bad) return 1;
   return have_peer ? 0 : 2;
 }
