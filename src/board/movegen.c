@@ -339,7 +339,10 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
     arb_bitboard rooks = p->castling_rooks & own;
     while (rooks) {
       arb_square r = arb__pop_lsb(&rooks);
-      if (!castling_legal(p, us, them, occ, ksq, r)) continue;
+      /* Every square between king and rook lies on the king's way or the rook's (the king
+       * goes to the c- or g-file, the rook next to it inside): one lookup turns most attempts
+       * away before castling_legal works out both ways. */
+      if ((arb__tab.between[ksq][r] & occ) || !castling_legal(p, us, them, occ, ksq, r)) continue;
       if (LISTING) {
         list[n] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
         if (mode == MODE_CHECKS) chk[n] = (unsigned char)made_checks(p, list[n]);
