@@ -172,6 +172,10 @@ static int made_checks(const arb_position *p, arb_move m) {
  * and no square the king crosses or reaches attacked. */
 static inline int castling_legal(const arb_position *p, int us, int them, arb_bitboard occ,
                                  arb_square ksq, arb_square r) {
+  /* Every square between king and rook lies on the king's way or the rook's (the king goes to
+   * the c- or g-file, the rook next to it inside): one lookup turns most attempts away before
+   * both ways are worked out. */
+  if (arb__tab.between[ksq][r] & occ) return 0;
   arb_square kto = arb__castle_king_to(us, ksq, r), rto = arb__castle_rook_to(us, ksq, r);
   arb_bitboard need_empty =
       (arb__tab.between[ksq][kto] | ARB_BB(kto) | arb__tab.between[r][rto] | ARB_BB(rto)) &
@@ -339,10 +343,7 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
     arb_bitboard rooks = p->castling_rooks & own;
     while (rooks) {
       arb_square r = arb__pop_lsb(&rooks);
-      /* Every square between king and rook lies on the king's way or the rook's (the king
-       * goes to the c- or g-file, the rook next to it inside): one lookup turns most attempts
-       * away before castling_legal works out both ways. */
-      if ((arb__tab.between[ksq][r] & occ) || !castling_legal(p, us, them, occ, ksq, r)) continue;
+      if (!castling_legal(p, us, them, occ, ksq, r)) continue;
       if (LISTING) {
         list[n] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
         if (mode == MODE_CHECKS) chk[n] = (unsigned char)made_checks(p, list[n]);

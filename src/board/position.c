@@ -80,12 +80,13 @@ arb_status arb_position_chess960(arb_position *pos, int number) {
 }
 
 /* The move made on p, undo information into u; with `keyed` 0 (a constant: the compiler keeps
- * one copy of each) the Zobrist key is left as it was — for a position that is only counted
- * (perft's last made ply), never hashed or compared. */
+ * one copy of each) the Zobrist key is not stored, so its computation (table reads only) is
+ * compiled out and the key is left as it was — for a position that is only counted (perft's
+ * last made ply), never hashed or compared. */
 static inline __attribute__((always_inline)) void make(arb_position *p, arb_move m, arb_undo *u,
                                                        const int keyed) {
   const int us = p->turn, them = us ^ 1;
-  uint64_t k = keyed ? p->key ^ ARB_ZOB_TURN : 0;
+  uint64_t k = p->key ^ ARB_ZOB_TURN;
   u->key = p->key;
   u->castling_rooks = p->castling_rooks;
   u->halfmove_clock = p->halfmove_clock;
@@ -93,7 +94,7 @@ static inline __attribute__((always_inline)) void make(arb_position *p, arb_move
   u->captured = ARB_NO_PIECE;
   u->ep_target = p->ep_target;
   p->ep_target = 0;
-  if (keyed && p->ep_square != ARB_NO_SQUARE) k ^= arb__zob_ep(p->ep_square);
+  if (p->ep_square != ARB_NO_SQUARE) k ^= arb__zob_ep(p->ep_square);
   p->ep_square = ARB_NO_SQUARE;
   if (p->halfmove_clock < UINT16_MAX) p->halfmove_clock++; /* saturates, never wraps to 0 */
   if (us == ARB_BLACK) p->fullmove_number++;
@@ -113,9 +114,8 @@ static inline __attribute__((always_inline)) void make(arb_position *p, arb_move
     if (type == ARB_KING) touched |= ARB_RANK_BB(us == ARB_WHITE ? 0 : 7);
     arb_bitboard lost = p->castling_rooks & touched;
     if (lost) {
-      if (keyed)
-        for (arb_bitboard b = lost; b;)
-          k ^= arb__zob_castle_rook(p, arb__pop_lsb(&b));
+      for (arb_bitboard b = lost; b;)
+        k ^= arb__zob_castle_rook(p, arb__pop_lsb(&b));
       p->castling_rooks ^= lost;
     }
   }
@@ -127,11 +127,9 @@ static inline __attribute__((always_inline)) void make(arb_position *p, arb_move
     arb__remove(p, to);
     arb__put(p, pc, kto);
     arb__put(p, rook, rto);
-    if (keyed) {
-      k ^= arb__zob_piece(pc, from) ^ arb__zob_piece(pc, kto) ^ arb__zob_piece(rook, to) ^
-           arb__zob_piece(rook, rto);
-      p->key = k;
-    }
+    k ^= arb__zob_piece(pc, from) ^ arb__zob_piece(pc, kto) ^ arb__zob_piece(rook, to) ^
+         arb__zob_piece(rook, rto);
+    if (keyed) p->key = k;
     return;
   }
 
@@ -140,11 +138,11 @@ static inline __attribute__((always_inline)) void make(arb_position *p, arb_move
   if (cap) {
     u->captured = cap;
     arb__remove(p, capsq);
-    if (keyed) k ^= arb__zob_piece(cap, capsq);
+    k ^= arb__zob_piece(cap, capsq);
     p->halfmove_clock = 0;
   }
   arb__move_piece(p, from, to);
-  if (keyed) k ^= arb__zob_piece(pc, from) ^ arb__zob_piece(pc, to);
+  k ^= arb__zob_piece(pc, from) ^ arb__zob_piece(pc, to);
   if (type == ARB_PAWN) {
     p->halfmove_clock = 0;
     if ((from ^ to) == 16) {
@@ -152,13 +150,13 @@ static inline __attribute__((always_inline)) void make(arb_position *p, arb_move
       p->ep_target = ep;
       if (arb__tab.pawn[us][ep] & p->by_type[ARB_PAWN] & p->by_color[them]) {
         p->ep_square = ep;
-        if (keyed) k ^= arb__zob_ep(ep);
+        k ^= arb__zob_ep(ep);
       }
     } else if (kind == ARB_MOVE_PROMOTION) {
       arb_piece promo = ARB_MAKE_PIECE(us, ARB_MOVE_PROMO(m));
       arb__remove(p, to);
       arb__put(p, promo, to);
-      if (keyed) k ^= arb__zob_piece(pc, to) ^ arb__zob_piece(promo, to);
+      k ^= arb__zob_piece(pc, to) ^ arb__zob_piece(promo, to);
     }
   }
   if (keyed) p->key = k;
