@@ -130,8 +130,4 @@ static inline void arb__check_info_init(const arb_position *p, arb__check_info *
 int arb__generate_checks(const arb_position *pos, const arb__check_info *ci, arb_move *moves,
                          unsigned char *checks) ARB_HIDDEN;
 
-/* arb_make_move without the Zobrist key (left as it was) and without undo information: for a
- * position that is only counted (perft's last made ply), never hashed, compared or unmade. */
-void arb__make_move_unkeyed(arb_position *pos, arb_move move) ARB_HIDDEN;
-
 #endif

@@ -1,10 +1,12 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
- * movegen.c: fully legal move generation with a check mask and pin masks.
+ * movegen.c: fully legal move generation with a check mask and pin masks, and perft, the
+ * count of the legal move tree that exercises it.
  *
- * One generator body serves three modes, specialised by the compiler because the mode is a
- * constant at every call site: LIST writes moves, COUNT only counts them (popcounts over
- * target sets, used for perft's last ply), ANY stops at the first legal move.
+ * One generator body serves four modes, specialised by the compiler because the mode is a
+ * constant at every call site: LIST writes moves, CHECKS writes them with whether each gives
+ * check, COUNT only counts them (popcounts over target sets, used for perft's last ply), ANY
+ * stops at the first legal move.
  *
  * Legality without make/unmake:
  * - king moves: the destination must not be attacked with the king removed from the board
@@ -20,7 +22,7 @@
  * The enemy king is never a target, so even an accepted "opponent in check" position can't
  * lose its king.
  */
-#include "board/board_internal.h"
+#include "board/make.h"
 
 /* MODE_CHECKS: as MODE_LIST, and whether each move gives check (for the winnability search,
  * which needs both for every move). */
@@ -169,9 +171,12 @@ static int made_checks(const arb_position *p, arb_move m) {
 
 /* 1 if the side to move, not in check, with its king on ksq, may castle with the rook on r (a
  * rook it has the right to castle with): the squares both pass or reach empty but for the two,
- * and no square the king crosses or reaches attacked. */
+ * and no square the king crosses or reaches attacked.  safe: squares next to the king already
+ * found empty (or holding an enemy man) and not attacked, not asked again — the king's own
+ * moves have just found them, and beside a king not in check no attack runs through it, so
+ * its presence changes nothing there. */
 static inline int castling_legal(const arb_position *p, int us, int them, arb_bitboard occ,
-                                 arb_square ksq, arb_square r) {
+                                 arb_square ksq, arb_square r, arb_bitboard safe) {
   /* Every square between king and rook lies on the king's way or the rook's (the king goes to
    * the c- or g-file, the rook next to it inside): one lookup turns most attempts away before
    * both ways are worked out. */
@@ -181,7 +186,7 @@ static inline int castling_legal(const arb_position *p, int us, int them, arb_bi
       (arb__tab.between[ksq][kto] | ARB_BB(kto) | arb__tab.between[r][rto] | ARB_BB(rto)) &
       ~(ARB_BB(ksq) | ARB_BB(r));
   if (need_empty & occ) return 0;
-  arb_bitboard path = arb__tab.between[ksq][kto];
+  arb_bitboard path = arb__tab.between[ksq][kto] & ~safe;
   int attacked = 0;
   while (path && !attacked)
     attacked = arb__attackers_by(p, arb__pop_lsb(&path), them, occ) != 0;
@@ -200,10 +205,12 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
   const arb_bitboard checkers = arb__attackers_by(p, ksq, them, occ);
   int n = 0;
 
-  /* King moves. */
+  /* King moves: ok, the safe squares (all of them whenever castling is reached below: MODE_ANY
+   * stops looking only to return). */
+  arb_bitboard ok = 0;
   {
     const arb_bitboard occ_nk = occ ^ ARB_BB(ksq);
-    arb_bitboard kt = arb__tab.king[ksq] & ~own & ~their_king, ok = 0;
+    arb_bitboard kt = arb__tab.king[ksq] & ~own & ~their_king;
     if (mode != MODE_ANY && arb__popcount(kt) > KING_TARGETS_ONE_BY_ONE) {
       ok = kt & ~arb__attacked_by(p, them, occ_nk);
       kt = 0;
@@ -320,20 +327,22 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
       ADD_TARGETS(s, t, (t & ci->squares[ARB_KNIGHT]) | uncovering(ci, s, t));
     }
   }
-  /* Sliders. */
+  /* Sliders.  A pinned one moves only along its pin line; counting asks about pins only when
+   * there is one. */
   {
-    arb_bitboard b = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & movable;
-    while (b) {
+    const arb_bitboard bq = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & movable;
+    const arb_bitboard rq = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & movable;
+    const int pins = LISTING || pinned;
+    for (arb_bitboard b = bq; b;) {
       arb_square s = arb__pop_lsb(&b);
       arb_bitboard t = arb__bishop_attacks(s, occ) & mask;
-      if (pinned & ARB_BB(s)) t &= arb__tab.line[ksq][s];
+      if (pins && (pinned & ARB_BB(s))) t &= arb__tab.line[ksq][s];
       ADD_TARGETS(s, t, (t & ci->squares[ARB_PIECE_TYPE(p->board[s])]) | uncovering(ci, s, t));
     }
-    arb_bitboard r = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & movable;
-    while (r) {
+    for (arb_bitboard r = rq; r;) {
       arb_square s = arb__pop_lsb(&r);
       arb_bitboard t = arb__rook_attacks(s, occ) & mask;
-      if (pinned & ARB_BB(s)) t &= arb__tab.line[ksq][s];
+      if (pins && (pinned & ARB_BB(s))) t &= arb__tab.line[ksq][s];
       ADD_TARGETS(s, t, (t & ci->squares[ARB_PIECE_TYPE(p->board[s])]) | uncovering(ci, s, t));
     }
   }
@@ -343,7 +352,8 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
     arb_bitboard rooks = p->castling_rooks & own;
     while (rooks) {
       arb_square r = arb__pop_lsb(&rooks);
-      if (!castling_legal(p, us, them, occ, ksq, r)) continue;
+      /* counting only: keeping ok alive this long costs the listing modes more than it saves */
+      if (!castling_legal(p, us, them, occ, ksq, r, mode == MODE_COUNT ? ok : 0)) continue;
       if (LISTING) {
         list[n] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
         if (mode == MODE_CHECKS) chk[n] = (unsigned char)made_checks(p, list[n]);
@@ -393,7 +403,7 @@ int arb_is_legal(const arb_position *p, arb_move m) {
     return from == ksq && ARB_MOVE_PROMO(m) == ARB_KNIGHT &&
            (p->castling_rooks & p->by_color[us] & ARB_BB(to)) &&
            !arb__attackers_by(p, ksq, us ^ 1, p->by_type[0]) &&
-           castling_legal(p, us, us ^ 1, p->by_type[0], ksq, to);
+           castling_legal(p, us, us ^ 1, p->by_type[0], ksq, to, 0);
   }
   if (kind != ARB_MOVE_PROMOTION && ((m >> 12) & 3)) return 0; /* stray promotion bits */
   const arb_bitboard occ = p->by_type[0], own = p->by_color[us], opp = p->by_color[us ^ 1];
@@ -484,4 +494,43 @@ int arb__generate_pseudo(const arb_position *p, arb_move *list) {
     if (!(need & occ)) list[n++] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
   }
   return n;
+}
+
+/* ---- perft: leaf-node counts of the legal move tree ---- */
+
+/* The leaves below each move of moves[0..n) (the side to move is `us`): each child made on a
+ * copy, without its key (it is only counted, never hashed), and its moves counted, not made —
+ * the child's side to move is a constant here, so its count is the colour's own generator. */
+static inline __attribute__((always_inline)) uint64_t
+count_children(const arb_position *p, const arb_move *moves, int n, const int us) {
+  uint64_t total = 0;
+  arb_undo u;
+  for (int i = 0; i < n; i++) {
+    arb_position child = *p; /* copy-make: cheaper here than unmake */
+    arb__make(&child, moves[i], &u, 0);
+    total += (uint64_t)generate(&child, NULL, MODE_COUNT, us ^ 1, NULL, NULL);
+  }
+  return total;
+}
+
+static uint64_t perft_rec(const arb_position *p, int depth) {
+  if (depth == 1) return (uint64_t)arb_count_legal(p);
+  arb_move moves[ARB_MAX_MOVES];
+  const int n = arb_generate_legal(p, moves);
+  if (depth == 2)
+    return p->turn == ARB_WHITE ? count_children(p, moves, n, ARB_WHITE)
+                                : count_children(p, moves, n, ARB_BLACK);
+  uint64_t total = 0;
+  arb_undo u;
+  for (int i = 0; i < n; i++) {
+    arb_position child = *p;
+    arb_make_move(&child, moves[i], &u);
+    total += perft_rec(&child, depth - 1);
+  }
+  return total;
+}
+
+uint64_t arb_perft(const arb_position *pos, int depth) {
+  if (depth <= 0) return 1;
+  return perft_rec(pos, depth);
 }
