@@ -171,10 +171,9 @@ static int made_checks(const arb_position *p, arb_move m) {
 
 /* 1 if the side to move, not in check, with its king on ksq, may castle with the rook on r (a
  * rook it has the right to castle with): the squares both pass or reach empty but for the two,
- * and no square the king crosses or reaches attacked.  safe: squares next to the king already
- * found empty (or holding an enemy man) and not attacked, not asked again — the king's own
- * moves have just found them, and beside a king not in check no attack runs through it, so
- * its presence changes nothing there. */
+ * and no square the king crosses or reaches attacked.  safe: squares the king's own moves have
+ * just found not attacked with the king off the board, not asked again — with it on the board
+ * they can only be attacked less. */
 static inline int castling_legal(const arb_position *p, int us, int them, arb_bitboard occ,
                                  arb_square ksq, arb_square r, arb_bitboard safe) {
   /* Every square between king and rook lies on the king's way or the rook's (the king goes to
