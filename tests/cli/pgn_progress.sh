@@ -12,7 +12,7 @@ P=$2/pgn
 need tmux tmux
 S="arbiter-pgn-progress-$$"
 export TERM="${TERM:-xterm}"
-trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'tmux_end "$S"; rm -rf "$T"' EXIT
 
 # about 60 MB of real games: long enough to be watched
 for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -26,12 +26,12 @@ check "progress: games and games per second" wait_for ", [0-9]* games, [0-9]* ga
 check "progress: the time left" wait_for ", [0-9]*:[0-9][0-9] left"
 check "the run ends" wait_for "DONE"
 check "the progress line is gone at the end" sh -c "! tmux capture-pane -p -t '$S' | grep -q 'games/s'"
-tmux kill-session -t "$S" 2>/dev/null
+tmux_end "$S"
 
 tmux_new -d -s "$S" -x 200 -y 20 "cat $T/big.pgn | $A pgn check -q - >/dev/null; echo DONE; sleep 30"
 check "stdin: megabytes and games, no size" wait_for "arbiter pgn: [0-9.]* MB, [0-9]* games, [0-9]* games/s"
 check "stdin: the run ends" wait_for "DONE"
-tmux kill-session -t "$S" 2>/dev/null
+tmux_end "$S"
 
 cat "$P"/real/*.pgn >"$T/small.pgn"
 "$A" pgn check -q -j 2 "$T/small.pgn" >/dev/null 2>"$T/err"

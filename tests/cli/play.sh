@@ -18,7 +18,7 @@ need /usr/games/stockfish stockfish
 export TERM="${TERM:-xterm}"
 [ "$TERM" = dumb ] && export TERM=xterm
 sessions=""
-trap 'for s in $sessions; do tmux kill-session -t "$s" 2>/dev/null; done; rm -rf "$T"' EXIT
+trap 'for s in $sessions; do tmux_end "$s"; done; rm -rf "$T"' EXIT
 start() { # NAME COMMAND: a new tmux session $S running COMMAND (then a pause, to read the screen)
   S="arbiter-play-$1-$$"
   sessions="$sessions $S"

@@ -15,7 +15,7 @@ top=$(cd "$2" && pwd)
 need tmux tmux
 S="arbiter-train-test-$$"
 export TERM="${TERM:-xterm}" XDG_DATA_HOME="$T/xdg"
-trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'tmux_end "$S"; rm -rf "$T"' EXIT
 
 # one mate in two of the starter set: after Qe3, ...Rxh2+ Kxh2 Rh8#
 head -1 "$top/data/puzzles/starter.csv" >"$T/p.csv"
@@ -38,7 +38,7 @@ check "the progress file is where XDG says" test -s "$T/xdg/arbiter/train.db"
 "$A" train --stats >"$T/stats.json"
 check "--stats: one rated puzzle, solved" grep -q '"puzzles":{[^}]*"played":1,"right":1' "$T/stats.json"
 check "--stats: per theme" grep -q '"mateIn2":{"played":1,"right":1}' "$T/stats.json"
-tmux kill-session -t "$S"
+tmux_end "$S"
 
 # again (seen: not rated), a hint, then a wrong move: its refutation and the solution
 tmux_new -d -s "$S" -x 200 -y 60 "$A train puzzles --puzzles $T/p.csv --count 1 --ascii; sleep 30"
@@ -50,7 +50,7 @@ check "a wrong move: why" wait_for "Not the move: a6 does not force mate"
 check "the solution" wait_for "The solution: Rxh2+ Kxh2 Rh8#"
 check "not rated twice" wait_for "Not rated"
 check "a miss comes back" wait_for "It comes back for review tomorrow"
-tmux kill-session -t "$S"
+tmux_end "$S"
 "$A" train --stats >"$T/stats.json"
 check "--stats: still one rated" grep -q '"puzzles":{[^}]*"played":1,"right":1' "$T/stats.json"
 
@@ -70,7 +70,7 @@ PY
   key "$want"
   check "the answer is right" wait_for "^Right\."
   check "the quiz rating" wait_for "Your quiz rating: "
-  tmux kill-session -t "$S"
+  tmux_end "$S"
 fi
 # the diagnostic: a rules question answered, a tactics question, then "quit": the report
 if [ -s "$T/q.jsonl" ]; then
@@ -84,7 +84,7 @@ if [ -s "$T/q.jsonl" ]; then
   check "the report, per area" wait_for "Your report after 1 question"
   check "the rules' level" wait_for "Rules .* 1 of 1 right"
   check "what to train next" wait_for "^Train .* first"
-  tmux kill-session -t "$S"
+  tmux_end "$S"
 fi
 check "bad usage is exit 2" sh -c "'$A' train --mode fast puzzles 2>/dev/null; test \$? -eq 2"
 check "a progress file that is not one: exit 1" sh -c "echo junk >'$T/bad.db'; '$A' train --stats --db '$T/bad.db' 2>/dev/null; test \$? -eq 1"
