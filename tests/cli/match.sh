@@ -203,9 +203,12 @@ check "period boundary: White's flag falls on move 5 (8 plies played)" sh -c \
   -each tc=1s --claims off -pgnout file="$T/burn1.pgn" >/dev/null 2>&1
 check "sudden death of one second: the flag falls on White's third move" grep -q 'PlyCount "4"' "$T/burn1.pgn"
 
-"$A" match -engine cmd=$SC args="burn 400" name=w -engine cmd=$SC args="burn 400" name=b \
+# (350 ms a move: without the delay the flag would fall on White's third move; with it a move
+# costs 50 ms plus what the machine adds, so a loaded machine has 75 ms a move before 16 plies
+# flag, where 400 ms left it 25 and the case failed once while two compilers ran)
+"$A" match -engine cmd=$SC args="burn 350" name=w -engine cmd=$SC args="burn 350" name=b \
   -each tc="1s d0.3s" --claims off -pgnout file="$T/delay.pgn" >"$T/delay.out" 2>&1
-check "a 0.3 s delay: each move costs about 0.1 s, no flag before the fivefold repetition" sh -c \
+check "a 0.3 s delay: each move costs about 0.05 s, no flag before the fivefold repetition" sh -c \
   "grep -q 'PlyCount \"16\"' '$T/delay.pgn' && grep -q 'ArbiterTermination \"fivefold_repetition\"' '$T/delay.pgn'"
 # the handshake's options: Threads first, then those asked for, then Threads=1, OwnBook=false
 # and Ponder=false where the engine defaults otherwise (ENGINES.md 6.5, item 3)
