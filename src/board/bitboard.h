@@ -139,6 +139,13 @@ static inline arb_bitboard arb__piece_attacks(arb_piece_type type, arb_square sq
   }
 }
 
+/* Pawns, knights and king of colour `by` attacking sq. */
+static inline arb_bitboard arb__leapers_attacking(const arb_position *p, arb_square sq, int by) {
+  return p->by_color[by] & ((arb__tab.pawn[by ^ 1][sq] & p->by_type[ARB_PAWN]) |
+                            (arb__tab.knight[sq] & p->by_type[ARB_KNIGHT]) |
+                            (arb__tab.king[sq] & p->by_type[ARB_KING]));
+}
+
 /* Pieces of colour `by` attacking sq, occupancy occ; `small` (a constant where it is called):
  * the sliders' attacks from the small tables (arb__rook_attacks_small). */
 static inline arb_bitboard arb__attackers_from(const arb_position *p, arb_square sq, int by,
@@ -146,12 +153,18 @@ static inline arb_bitboard arb__attackers_from(const arb_position *p, arb_square
   arb_bitboard them = p->by_color[by];
   arb_bitboard rq = p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN];
   arb_bitboard bq = p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN];
-  return them &
-         ((arb__tab.pawn[by ^ 1][sq] & p->by_type[ARB_PAWN]) |
-          (arb__tab.knight[sq] & p->by_type[ARB_KNIGHT]) |
-          (arb__tab.king[sq] & p->by_type[ARB_KING]) |
-          ((small ? arb__rook_attacks_small(sq, occ) : arb__rook_attacks(sq, occ)) & rq) |
+  return arb__leapers_attacking(p, sq, by) |
+         (them & ((small ? arb__rook_attacks_small(sq, occ) : arb__rook_attacks(sq, occ)) & rq)) |
+         (them &
           ((small ? arb__bishop_attacks_small(sq, occ) : arb__bishop_attacks(sq, occ)) & bq));
+}
+
+/* The squares a rook, or a bishop, on sq attacks on an empty board. */
+static inline arb_bitboard arb__rook_lines(arb_square sq) {
+  return arb__tab.file_ex[sq] | (ARB_RANK_BB(sq >> 3) ^ ARB_BB(sq));
+}
+static inline arb_bitboard arb__bishop_lines(arb_square sq) {
+  return arb__tab.diag_ex[sq] | arb__tab.anti_ex[sq];
 }
 
 /* Pieces of colour `by` attacking sq, occupancy occ. */

@@ -201,7 +201,15 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
   const arb_bitboard own = p->by_color[us], opp = p->by_color[them];
   const arb_square ksq = arb__king_sq(p, us);
   const arb_bitboard their_king = p->by_type[ARB_KING] & opp;
-  const arb_bitboard checkers = arb__attackers_by(p, ksq, them, occ);
+  /* The enemy's sliders on the king's lines, the only ones that can check it or pin to it: most
+   * often there are none of one kind or the other, and then the slider tables are not asked. */
+  const arb_bitboard rq_lines =
+      (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & opp & arb__rook_lines(ksq);
+  const arb_bitboard bq_lines =
+      (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & opp & arb__bishop_lines(ksq);
+  const arb_bitboard checkers = arb__leapers_attacking(p, ksq, them) |
+                                (rq_lines ? arb__rook_attacks(ksq, occ) & rq_lines : 0) |
+                                (bq_lines ? arb__bishop_attacks(ksq, occ) & bq_lines : 0);
   int n = 0;
 
   /* King moves: ok, the safe squares (all of them whenever castling is reached below: MODE_ANY
@@ -233,10 +241,8 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
   /* Pinned pieces: own pieces alone between the king and an enemy slider. */
   arb_bitboard pinned = 0;
   {
-    const arb_bitboard rq = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & opp;
-    const arb_bitboard bq = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & opp;
-    arb_bitboard snipers =
-        (arb__rook_attacks(ksq, opp) & rq) | (arb__bishop_attacks(ksq, opp) & bq);
+    arb_bitboard snipers = (rq_lines ? arb__rook_attacks(ksq, opp) & rq_lines : 0) |
+                           (bq_lines ? arb__bishop_attacks(ksq, opp) & bq_lines : 0);
     while (snipers) {
       arb_square s = arb__pop_lsb(&snipers);
       arb_bitboard b = arb__tab.between[ksq][s] & occ;
