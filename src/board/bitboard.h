@@ -150,13 +150,11 @@ static inline arb_bitboard arb__leapers_attacking(const arb_position *p, arb_squ
  * the sliders' attacks from the small tables (arb__rook_attacks_small). */
 static inline arb_bitboard arb__attackers_from(const arb_position *p, arb_square sq, int by,
                                                arb_bitboard occ, const int small) {
-  arb_bitboard them = p->by_color[by];
-  arb_bitboard rq = p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN];
-  arb_bitboard bq = p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN];
+  const arb_bitboard rq = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & p->by_color[by];
+  const arb_bitboard bq = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & p->by_color[by];
   return arb__leapers_attacking(p, sq, by) |
-         (them & ((small ? arb__rook_attacks_small(sq, occ) : arb__rook_attacks(sq, occ)) & rq)) |
-         (them &
-          ((small ? arb__bishop_attacks_small(sq, occ) : arb__bishop_attacks(sq, occ)) & bq));
+         ((small ? arb__rook_attacks_small(sq, occ) : arb__rook_attacks(sq, occ)) & rq) |
+         ((small ? arb__bishop_attacks_small(sq, occ) : arb__bishop_attacks(sq, occ)) & bq);
 }
 
 /* The squares a rook, or a bishop, on sq attacks on an empty board. */
