@@ -1,7 +1,9 @@
 /* Arbiter — MIT licence, see LICENSE.
  *
  * make.h (internal): the body of arb_make_move, inline so that perft's last made ply (movegen.c)
- * gets it without a call and without the key, and arb_make_move (position.c) with it.
+ * gets it without a call and without the key, arb_make_move (position.c) and the rules layer's
+ * searches, which make a move at every node (the helpmate search and the enumeration of reachable
+ * positions: winnable.c, dead.c), with it.
  */
 #ifndef ARB_BOARD_MAKE_H
 #define ARB_BOARD_MAKE_H

@@ -28,6 +28,7 @@
 
 #include "arbiter/status.h"
 #include "board/board_internal.h"
+#include "board/make.h"
 #include "rules/reach.h"
 
 #define CLOSURE_MAX 262144u /* positions (a power of two): H11 of the catalogue needs 152 352 */
@@ -282,7 +283,7 @@ arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget) {
       }
       arb_position child = p;
       arb_undo u;
-      arb_make_move(&child, moves[i], &u);
+      arb__make(&child, moves[i], &u, 1);
       r->nodes++;
       /* A mate of the loser, seen as it is made (an ordered enumeration might expand it late). */
       if (checks[i] && (r->loser < 0 || r->loser == child.turn) && !arb_has_legal_move(&child)) {

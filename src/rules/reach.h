@@ -92,8 +92,20 @@ int arb__locked_walls_hold(const arb_position *p, int loser);
 int arb__pawns_locked(const arb_position *p);
 
 /* 1 when there is a pawn, every White pawn has a Black one ahead of it on its file and every
- * Black pawn a White one: the pawns could have lanes (arb__never_mates).  A few operations. */
-int arb__pawns_face(const arb_position *p);
+ * Black pawn a White one: the pawns could have lanes (arb__never_mates).  A few operations,
+ * inline: arb_is_dead_position asks it after every move of every game. */
+static inline int arb__pawns_face(const arb_position *p) {
+  const arb_bitboard white = p->by_type[ARB_PAWN] & p->by_color[ARB_WHITE],
+                     black = p->by_type[ARB_PAWN] & p->by_color[ARB_BLACK];
+  arb_bitboard below = black >> 8, above = white << 8; /* fills along the files */
+  below |= below >> 8;
+  below |= below >> 16;
+  below |= below >> 32;
+  above |= above << 8;
+  above |= above << 16;
+  above |= above << 32;
+  return (white | black) && !(white & ~below) && !(black & ~above);
+}
 
 /* Nonzero if `winner` can never mate (walls.c: pawns that can never move, or move only along
  * their files towards the other side's, and no square behind them where the other king could be

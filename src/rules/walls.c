@@ -44,19 +44,6 @@ static arb_bitboard flood(arb_piece_type t, arb_square from, arb_bitboard occ, a
 
 #define MAX_MEN 16 /* a side's men whose regions are kept one by one (more: "not proven") */
 
-int arb__pawns_face(const arb_position *p) {
-  const arb_bitboard white = p->by_type[ARB_PAWN] & p->by_color[ARB_WHITE],
-                     black = p->by_type[ARB_PAWN] & p->by_color[ARB_BLACK];
-  arb_bitboard below = black >> 8, above = white << 8; /* fills along the files */
-  below |= below >> 8;
-  below |= below >> 16;
-  below |= below >> 32;
-  above |= above << 8;
-  above |= above << 16;
-  above |= above << 32;
-  return (white | black) && !(white & ~below) && !(black & ~above);
-}
-
 /* The lanes of the pawns: lane[sq] is every square the pawn on sq may ever stand on while no
  * pawn captures or is captured, seg[c] their union for colour c.  0 when some pawn could run
  * free (a file whose lowest pawn is Black's or whose highest is White's, or a Black pawn below a

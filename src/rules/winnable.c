@@ -41,6 +41,7 @@
 
 #include "arbiter/status.h"
 #include "board/board_internal.h"
+#include "board/make.h"
 #include "rules/reach.h"
 
 /* The enumeration's first slice, before any helpmate phase, when the side to move has at most
@@ -723,7 +724,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
       }
       arb_position next = *p;
       arb_undo u;
-      arb_make_move(&next, m, &u);
+      arb__make(&next, m, &u, 1);
       s->nodes++;
       if (!arb_has_legal_move(&next)) {
         s->line[ply] = m;
@@ -782,7 +783,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     checks[i] = ch;
     arb_position next = *p;
     arb_undo u;
-    arb_make_move(&next, m, &u);
+    arb__make(&next, m, &u, 1);
     int again = 0; /* back to a position already on this line (same side to move) */
     if (ply >= 1 && (s->seen[ply - 1] >> (next.key >> 58) & 1))
       for (int k = ply - 1; k >= 0 && !again; k -= 2)
