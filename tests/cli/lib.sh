@@ -59,10 +59,12 @@ key() { tmux send-keys -t "$S" "$1" Enter; }
 # its leak check at exit has stopped the world spins there for ever (seen: `arbiter play` of the
 # ASan build at 100% of a core for hours after `make test`, slowing every measurement after it).
 # So each pane's process group is killed first: tmux makes each pane's shell a session and group
-# of its own, and the program the test runs there is in it.
+# of its own, and the program the test runs there is in it.  (Written `kill -KILL -PGID`: dash,
+# Debian's sh, takes no `--` there — `kill -KILL -- -PGID` fails with "Illegal number" and kills
+# nothing, which is how the spinning `arbiter play` came back after stop 44's version.)
 tmux_end() {
   for pane in $(tmux list-panes -s -t "$1" -F '#{pane_pid}' 2>/dev/null); do
-    kill -KILL -- "-$pane" 2>/dev/null
+    kill -KILL "-$pane" 2>/dev/null
   done
   tmux kill-session -t "$1" 2>/dev/null
   return 0

@@ -66,6 +66,14 @@ contrast_ok() {
     END { if (seen < min) print "only " seen " pieces seen"; exit !(seen >= min && bad == 0) }'
 }
 
+# --- tmux_end (lib.sh) kills what runs in a pane before kill-session hangs up on it: a program
+# that a SIGHUP reaches while exiting under AddressSanitizer can spin for ever (lib.sh)
+start hup "trap 'echo hung up >> $T/hup.log' HUP; sleep 30 & wait"
+sleep 0.3
+tmux_end "$S"
+sleep 0.3
+check "tmux_end: the pane's programs are killed, not hung up on" test ! -e "$T/hup.log"
+
 # --- against a real engine (toga2), timed, FIDE rules
 start toga "$A play --engine /usr/games/toga2 --option OwnBook=false --depth 3 --tc 5+3 --rules fide --pgn $T/game.pgn"
 check "the game starts" wait_for "You (White) >"
