@@ -36,6 +36,7 @@
  * promotions, distances.  The weights were tuned on the final positions of lichess games lost on
  * time (bench/dead) and checked on the final positions of the other games of the PGN corpus.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1101,11 +1102,13 @@ static int hold_distance(picture_view *v, const pictures *pc, int k) {
   return best;
 }
 
-/* The moves a position needs to reach picture pi (see above). */
-static int picture_distance(picture_view *v, const pictures *pc, const picture *pi) {
+/* The moves a position needs to reach picture pi (see above) — or, once the sum of its terms
+ * (none negative) reaches `bound`, that partial sum: the nearest picture is the same. */
+static int picture_distance(picture_view *v, const pictures *pc, const picture *pi, int bound) {
   const int winner = pc->winner;
   const arb_position *p = v->p;
   int cost = distance(v->loser_king, pi->corner) + pi->to_king[v->winner_king];
+  if (cost >= bound) return cost;
   int best = PICTURE_FAR;
   for (arb_bitboard b = p->by_color[winner] & p->by_type[pi->checker]; b;) {
     const int d = pi->to_check[arb__pop_lsb(&b)];
@@ -1116,8 +1119,9 @@ static int picture_distance(picture_view *v, const pictures *pc, const picture *
     best = d < best ? d : best;
   }
   cost += best;
-  for (int k = 0; k < pi->nblocks; k++)
+  for (int k = 0; k < pi->nblocks && cost < bound; k++)
     cost += hold_distance(v, pc, pi->hold[k]);
+  if (cost >= bound) return cost;
   for (int t = ARB_PAWN; t <= ARB_QUEEN; t++) /* men that would spoil the mate: given away */
     if (pi->harmful >> t & 1) cost += 2 * arb__popcount(v->men & p->by_type[t]);
   return cost;
@@ -1152,7 +1156,7 @@ static uint32_t picture_key(void *ctx, const arb_position *p) {
   view_of(&v, pc, p);
   int best = 1 << 20;
   for (int i = 0; i < pc->n; i++) {
-    const int d = picture_distance(&v, pc, &pc->p[i]);
+    const int d = picture_distance(&v, pc, &pc->p[i], best);
     best = d < best ? d : best;
   }
   return (uint32_t)best;
@@ -1165,7 +1169,7 @@ static void keep_nearest_pictures(pictures *pc, const arb_position *pos) {
   view_of(&v, pc, pos);
   int d[MAX_PICTURES], best = 1 << 20;
   for (int i = 0; i < pc->n; i++) {
-    d[i] = picture_distance(&v, pc, &pc->p[i]);
+    d[i] = picture_distance(&v, pc, &pc->p[i], INT_MAX);
     best = d[i] < best ? d[i] : best;
   }
   int kept = 0;
