@@ -37,6 +37,7 @@
  * time (bench/dead) and checked on the final positions of the other games of the PGN corpus.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,23 +178,26 @@ typedef struct search {
   order ord;
   arb_square corner;     /* CORNER, CORNER_NET */
   arb_bitboard diagonal; /* CORNER_NET: the corner's neighbour on the diagonal */
-  /* Distances from every square: to the corner; to the nearer of its two neighbours along the
-   * edges (CORNER_NET: the flight squares the loser's men must block); to the nearer of the
-   * two squares a knight's move from it (CORNER_NET: where the winner's king must stand). */
-  uint8_t to_corner[64], to_flights[64], to_king_squares[64];
   int noise;
   uint64_t seed;
   int mate_len; /* plies of the line found */
   uint64_t nodes, budget;
-  arb_move line[ARB_WIN_MAX_LINE];
-  uint64_t path[ARB_WIN_MAX_LINE]; /* keys of the positions on the current line */
-  /* seen[ply]: one bit (of 64, from the key's top bits) for each position on the line at ply,
-   * ply - 2, ...: most positions are new, and one test says so */
-  uint64_t seen[ARB_WIN_MAX_LINE];
   tt_entry *tt;          /* tt_size entries, or NULL (then nothing is remembered) */
   size_t tt_size;        /* grown by grow_table as the search runs long */
   uint64_t tt_grow;      /* the node count at which it grows next */
   struct pictures *pics; /* the enumeration's order, once the first row has failed (or NULL) */
+  /* From here on, written before they are read (arb_winnability_of clears only the fields
+   * above): the line and its positions by ply, the corner's tables by aim_at_corner. */
+  arb_move line[ARB_WIN_MAX_LINE];
+  uint64_t path[ARB_WIN_MAX_LINE]; /* keys of the positions on the current line */
+  /* seen[ply]: one bit (of 256, from the key's top byte) for each position on the line at ply,
+   * ply - 2, ...: most positions are new, and one test says so (with 64 bits, a line of 30
+   * positions a side sent two children in five to the scan of path) */
+  uint64_t seen[ARB_WIN_MAX_LINE][4];
+  /* Distances from every square: to the corner; to the nearer of its two neighbours along the
+   * edges (CORNER_NET: the flight squares the loser's men must block); to the nearer of the
+   * two squares a knight's move from it (CORNER_NET: where the winner's king must stand). */
+  uint8_t to_corner[64], to_flights[64], to_king_squares[64];
 } search;
 
 /* What every move's score at one node shares. */
@@ -767,7 +771,9 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     }
   }
   s->path[ply] = p->key;
-  s->seen[ply] = (ply >= 2 ? s->seen[ply - 2] : 0) | UINT64_C(1) << (p->key >> 58);
+  for (int w = 0; w < 4; w++)
+    s->seen[ply][w] = ply >= 2 ? s->seen[ply - 2][w] : 0;
+  s->seen[ply][p->key >> 62] |= UINT64_C(1) << (p->key >> 56 & 63);
   int tried = 0;
   for (int i = 0; i < n; i++) {
     if (s->width && tried >= s->width) return 0; /* a probe: not a full search, remember nothing */
@@ -786,7 +792,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
     arb_undo u;
     arb__make(&next, m, &u, 1);
     int again = 0; /* back to a position already on this line (same side to move) */
-    if (ply >= 1 && (s->seen[ply - 1] >> (next.key >> 58) & 1))
+    if (ply >= 1 && (s->seen[ply - 1][next.key >> 62] >> (next.key >> 56 & 63) & 1))
       for (int k = ply - 1; k >= 0 && !again; k -= 2)
         again = s->path[k] == next.key;
     if (again) {
@@ -1312,7 +1318,8 @@ arb_win_verdict arb_winnability_of(const arb_position *pos, arb_color side, uint
   arb__reach r;
   arb__reach_init(&r, pos, side ^ 1, 1, total < REACH_MAX ? (size_t)total : REACH_MAX);
   search s;
-  memset(&s, 0, sizeof s); /* no table yet (s.tt): allocated once a search runs long */
+  /* no table yet (s.tt): allocated once a search runs long */
+  memset(&s, 0, offsetof(search, line));
   s.winner = side;
   s.tt_grow = TT_FIRST;
   if (!may_be_forced(pos) || !enumerated(&r, FORCED_NODES, total, 0, out)) {
