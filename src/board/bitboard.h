@@ -157,7 +157,8 @@ static inline arb_bitboard arb__attackers_from(const arb_position *p, arb_square
          ((small ? arb__bishop_attacks_small(sq, occ) : arb__bishop_attacks(sq, occ)) & bq);
 }
 
-/* The squares a rook, or a bishop, on sq attacks on an empty board. */
+/* The squares a rook, or a bishop, on sq attacks on an empty board (= arb__rook_attacks(sq, 0),
+ * without the table): the lines an enemy slider must stand on to check or pin. */
 static inline arb_bitboard arb__rook_lines(arb_square sq) {
   return arb__tab.file_ex[sq] | (ARB_RANK_BB(sq >> 3) ^ ARB_BB(sq));
 }

@@ -116,8 +116,8 @@ static inline void arb__check_info_init(const arb_position *p, arb__check_info *
   ci->squares[ARB_ROOK] = arb__rook_attacks(ek, occ);
   ci->squares[ARB_QUEEN] = ci->squares[ARB_BISHOP] | ci->squares[ARB_ROOK];
   arb_bitboard snipers =
-      (arb__rook_attacks(ek, 0) & (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & own) |
-      (arb__bishop_attacks(ek, 0) & (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & own);
+      (arb__rook_lines(ek) & (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & own) |
+      (arb__bishop_lines(ek) & (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & own);
   ci->blockers = 0;
   while (snipers) {
     arb_bitboard b = arb__tab.between[ek][arb__pop_lsb(&snipers)] & occ;

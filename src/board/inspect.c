@@ -21,8 +21,8 @@ int arb_generate_pseudo_legal(const arb_position *pos, arb_move *moves) {
  * line to it (pieces in between are the caller's business). */
 static arb_bitboard snipers_of(const arb_position *p, int c, arb_square k) {
   const arb_bitboard enemy = p->by_color[c ^ 1];
-  return enemy & ((arb__rook_attacks(k, 0) & (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN])) |
-                  (arb__bishop_attacks(k, 0) & (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN])));
+  return enemy & ((arb__rook_lines(k) & (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN])) |
+                  (arb__bishop_lines(k) & (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN])));
 }
 
 arb_bitboard arb_pinned(const arb_position *pos, arb_color c) {

@@ -721,7 +721,7 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
         const arb_bitboard after = (occ ^ ARB_BB(from)) | ARB_BB(to);
         const arb_bitboard taken =
             (type == ARB_PAWN ? arb__tab.pawn[p->turn][to] : arb__piece_attacks(type, to, after)) |
-            arb__queen_attacks(from, 0) | ARB_BB(to);
+            arb__rook_lines(from) | arb__bishop_lines(from) | ARB_BB(to);
         if (free & ~taken) {
           s->nodes++;
           continue;
@@ -846,7 +846,7 @@ static void aim_at_corner(search *s, const arb_position *pos, int rank) {
       rank_of[b - 1] = t;
     }
   const arb_square c = corners[rank_of[rank]];
-  const arb_bitboard flights = arb__tab.king[c] & arb__rook_attacks(c, 0);
+  const arb_bitboard flights = arb__tab.king[c] & arb__rook_lines(c);
   s->corner = c;
   s->diagonal = arb__tab.king[c] & ~flights;
   for (int sq = 0; sq < 64; sq++) {
