@@ -498,8 +498,22 @@ Test(san, lenient_reading_matches_the_grammar) {
       int n = arb_generate_legal(&p, moves);
       if (!n) break;
       for (int i = 0; i < n; i++) {
-        if (ARB_MOVE_KIND(moves[i]) == ARB_MOVE_CASTLING) continue;
         arb_square from = ARB_MOVE_FROM(moves[i]), to = ARB_MOVE_TO(moves[i]);
+        if (ARB_MOVE_KIND(moves[i]) == ARB_MOVE_CASTLING) {
+          /* O-O when the king takes the rook towards the h-file, O-O-O otherwise, with the
+           * marks that may follow; the other side's castling reads only if it is legal too. */
+          for (int v = 0; v < 4; v++) {
+            char t[16];
+            uint64_t r = test_rand(&seed);
+            snprintf(t, sizeof t, "%s%s%s", to > from ? "O-O" : "O-O-O",
+                     v & 1 ? ((r & 1) ? "+" : "#") : "", v & 2 ? ((r & 2) ? "!?" : "?") : "");
+            arb_move got;
+            cr_assert_eq(arb_san_read(&p, t, strlen(t), 0, &got, NULL), ARB_OK, "%s", t);
+            cr_assert_eq(got, moves[i], "%s", t);
+            checked++;
+          }
+          continue;
+        }
         for (int v = 0; v < 6; v++) {
           uint64_t r = test_rand(&seed);
           char t[24];
@@ -534,6 +548,17 @@ Test(san, lenient_reading_matches_the_grammar) {
           }
           checked++;
         }
+      }
+      /* Castling text reads exactly when such a castling move is legal. */
+      for (int side = 0; side < 2; side++) {
+        int legal = 0;
+        for (int i = 0; i < n; i++)
+          if (ARB_MOVE_KIND(moves[i]) == ARB_MOVE_CASTLING &&
+              (ARB_MOVE_TO(moves[i]) > ARB_MOVE_FROM(moves[i])) == (side == 0))
+            legal = 1;
+        const char *t = side == 0 ? "O-O+" : "O-O-O";
+        arb_move got;
+        cr_assert_eq(arb_san_read(&p, t, strlen(t), 0, &got, NULL) == ARB_OK, legal, "%s", t);
       }
       arb_undo u;
       arb_make_move(&p, moves[test_rand(&seed) % (uint64_t)n], &u);

@@ -167,15 +167,39 @@ static int san_fits(const arb_position *pos, arb_piece_type type, int from_file,
   return found;
 }
 
+/* The legal castling move on the king's side (castle_side 1) or the queen's (2), or
+ * ARB_MOVE_NONE: the king takes the rook on its side (the castling rights' rook). */
+static arb_move castling_move(const arb_position *pos, int castle_side) {
+  arb_move found = ARB_MOVE_NONE;
+  const arb_square ksq = arb__king_sq(pos, pos->turn);
+  for (arb_bitboard rooks = pos->castling_rooks & pos->by_color[pos->turn]; rooks;) {
+    const arb_square r = arb__pop_lsb(&rooks);
+    const arb_move m = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
+    if ((r > ksq) == (castle_side == 1) && arb_is_legal(pos, m)) found = m;
+  }
+  return found;
+}
+
 /* The common shapes of a move in one pass, lenient reading only: [NBRQK] [a-h] [1-8] [x] a-h 1-8
- * [=NBRQ] [+ or #] [! and ?...], the optional parts as written in PGN files.  1 and *move when
+ * [=NBRQ] [+ or #] [! and ?...], and O-O or O-O-O [+ or #] [! and ?...], the optional parts as
+ * written in PGN files.  1 and *move when
  * the text has such a shape and exactly one legal move fits; 0 otherwise — another shape (UCI
- * text "e2e4", castling, null moves, lower-case pieces, blanks ...) or no single move: then the
+ * text "e2e4", "0-0", null moves, lower-case pieces, blanks ...) or no single move: then the
  * general reading decides, and says why it fails.  What it accepts, the general reading reads
  * the same. */
 static int san_common(const arb_position *pos, const char *t, size_t n, arb_move *move) {
   size_t i = 0;
   arb_piece_type type = ARB_PAWN;
+  if (n >= 3 && t[0] == 'O' && t[1] == '-' && t[2] == 'O') { /* "O-O", "O-O-O" */
+    i = n >= 5 && t[3] == '-' && t[4] == 'O' ? 5 : 3;
+    int side = i == 5 ? 2 : 1;
+    if (i < n && (t[i] == '+' || t[i] == '#')) i++;
+    while (i < n && (t[i] == '!' || t[i] == '?'))
+      i++;
+    if (i != n) return 0;
+    *move = castling_move(pos, side);
+    return *move != ARB_MOVE_NONE;
+  }
   switch (n ? t[0] : 0) {
   case 'N': type = ARB_KNIGHT; break;
   case 'B': type = ARB_BISHOP; break;
@@ -194,7 +218,8 @@ static int san_common(const arb_position *pos, const char *t, size_t n, arb_move
   if (i < n && is_rank(t[i])) r2 = t[i++] - '1';
   int dest, from_file, from_rank;
   if (f2 >= 0 && r2 >= 0) { /* two squares: the first is the origin, however partial */
-    if (f1 < 0 && r1 < 0) return 0;
+    /* No origin: a piece's capture ("Bxf3"); a pawn's capture names the pawn's file. */
+    if (f1 < 0 && r1 < 0 && type == ARB_PAWN) return 0;
     if (!capture && type == ARB_PAWN && f1 >= 0 && r1 >= 0) return 0; /* UCI-like: e2e4 */
     dest = ARB_SQUARE(f2, r2), from_file = f1, from_rank = r1;
   } else if (f2 < 0 && r2 < 0 && !capture && f1 >= 0 && r1 >= 0) {
@@ -290,13 +315,8 @@ arb_status arb_san_read(const arb_position *pos, const char *s, size_t len, unsi
   else if ((n == 5 && memcmp(t, "O-O-O", 5) == 0) ||
            (!strict && n == 5 && (memcmp(t, "0-0-0", 5) == 0 || memcmp(t, "o-o-o", 5) == 0)))
     castle_side = 2;
-  if (castle_side) { /* the king takes the rook on its side (the castling rights' rook) */
-    const arb_square ksq = arb__king_sq(pos, pos->turn);
-    for (arb_bitboard rooks = pos->castling_rooks & pos->by_color[pos->turn]; rooks;) {
-      const arb_square r = arb__pop_lsb(&rooks);
-      const arb_move m = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
-      if ((r > ksq) == (castle_side == 1) && arb_is_legal(pos, m)) *move = m;
-    }
+  if (castle_side) {
+    *move = castling_move(pos, castle_side);
     if (*move == ARB_MOVE_NONE)
       return san_fail(err, ARB_ERR_MOVE_ILLEGAL, (int)b, "castling is not legal here");
     goto check_suffix;

@@ -754,7 +754,7 @@ static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
     size_t i = 0;
     while (i < n && ((unsigned char)t[i] <= ' ' || t[i] == 0x7f))
       i++;
-    if (n - i < 10 || memcmp(t + i, "[%illegal", 9) != 0) return;
+    if (n - i < 10 || t[i + 2] != 'i' || memcmp(t + i, "[%illegal", 9) != 0) return;
   }
   /* The text as the visitor sees it (blanks and control characters folded): an "[%illegal"
    * command is recognised in it, so that a comment written back reads the same. */
@@ -995,6 +995,18 @@ static void result_token(arb_pgn_reader *r, const char *t, arb_result res) {
   end_game(r, t);
 }
 
+/* The number written by the digits that start t (saturated), and in *len how many there are. */
+static uint32_t number_at(const char *t, size_t n, size_t *len) {
+  size_t i = 0;
+  uint32_t num = 0;
+  while (i < n && t[i] >= '0' && t[i] <= '9') {
+    if (num < 100000000u) num = num * 10 + (uint32_t)(t[i] - '0');
+    i++;
+  }
+  *len = i;
+  return num;
+}
+
 /* A symbol token in movetext: move number, result, move, or "e.p.". */
 static void symbol_token(arb_pgn_reader *r, const char *t, size_t n) {
   arb_result res;
@@ -1004,12 +1016,8 @@ static void symbol_token(arb_pgn_reader *r, const char *t, size_t n) {
   }
   if (t[0] >= '0' && t[0] <= '9' && !(n >= 3 && memcmp(t, "0-0", 3) == 0) &&
       !(n == 4 && memcmp(t, "0000", 4) == 0)) {
-    size_t i = 0;
-    uint32_t num = 0;
-    while (i < n && t[i] >= '0' && t[i] <= '9') {
-      if (num < 100000000u) num = num * 10 + (uint32_t)(t[i] - '0');
-      i++;
-    }
+    size_t i;
+    uint32_t num = number_at(t, n, &i);
     if (i == n || t[i] == '.') {
       if (i == n && (r->opt.flags & ARB_PGN_STRICT))
         report(r, ARB_PGN_NOT_STRICT, t, n, 0, "move number %.*s without a period", (int)n, t);
@@ -1139,6 +1147,25 @@ static void advance_lines(arb_pgn_reader *r, const char *p, size_t n) {
   }
 }
 
+/* A symbol token in movetext, a move number glued to its move ("1.e4") split after the dots. */
+static void symbol_text(arb_pgn_reader *r, const char *t, size_t n) {
+  size_t i;
+  uint32_t num = number_at(t, n, &i);
+  if (i > 0 && i < n && t[i] == '.') {
+    /* A move number and its dots (what symbol_token makes of them, without reading again). */
+    r->number_seen = num ? num : 1;
+    r->after_move = 0;
+    while (i < n && t[i] == '.')
+      i++;
+    if (i < n && (r->opt.flags & ARB_PGN_STRICT))
+      report(r, ARB_PGN_NOT_STRICT, t, n, 0, "move number glued to its move: %.*s",
+             (int)(n > 16 ? 16 : n), t);
+    if (i < n) symbol_token(r, t + i, n - i);
+  } else {
+    symbol_token(r, t, n);
+  }
+}
+
 /* Whether t looks like the start of a tag pair: '[', a name, a '"'. */
 static int looks_like_tag(const char *t, size_t n) {
   size_t b, i = tag_name(t, n, &b);
@@ -1217,30 +1244,48 @@ static void process_token(arb_pgn_reader *r, const char *t, size_t n, int kind, 
   case '$':
   case '!': nag_token(r, t, n); break;
   case '*': result_token(r, t, ARB_RESULT_NONE); break;
-  case 's': {
-    /* A move number glued to its move ("1.e4"): split after the dots. */
-    size_t i = 0;
-    while (i < n && t[i] >= '0' && t[i] <= '9')
-      i++;
-    if (i > 0 && i < n && t[i] == '.') {
-      while (i < n && t[i] == '.')
-        i++;
-      symbol_token(r, t, i);
-      if (i < n && (r->opt.flags & ARB_PGN_STRICT))
-        report(r, ARB_PGN_NOT_STRICT, t, n, 0, "move number glued to its move: %.*s",
-               (int)(n > 16 ? 16 : n), t);
-      if (i < n) symbol_token(r, t + i, n - i);
-    } else {
-      symbol_token(r, t, n);
-    }
-    break;
-  }
+  case 's': symbol_text(r, t, n); break;
   default:
     if (r->state != ST_SKIP)
       report(r, ARB_PGN_SYNTAX, t, n, 0, "unexpected text \"%.*s\"", (int)(n > 16 ? 16 : n), t);
     if (r->state == ST_MOVES) r->stack[r->depth].dead = 1;
     break;
   }
+}
+
+/* The common tokens of movetext from p, while the game is in its movetext: blanks, symbols
+ * and {comments}, each whole in the buffer and of an ordinary length (no resumed scan).  Does
+ * what token_at and process_token do for them, without their general dispatch; returns where
+ * it stopped, at the first byte it leaves to them. */
+static char *movetext_run(arb_pgn_reader *r, char *p, const char *end, int final) {
+  while (p < end && r->state == ST_MOVES) {
+    const unsigned char c = (unsigned char)*p;
+    const int cls = byte_class[c];
+    if (cls == BLANK) {
+      p++;
+    } else if (cls == SYMBOL) {
+      char *q = p + 1;
+      while (q < end && byte_class[(unsigned char)*q] == SYMBOL)
+        q++;
+      if (q == end || *q == '(' || (size_t)(q - p) > ARB_PGN_MAX_TOKEN) break;
+      r->newlines = 0;
+      r->token_at_end = 0;
+      symbol_text(r, p, (size_t)(q - p));
+      p = q;
+    } else if (c == '{') {
+      char *q = memchr(p + 1, '}', (size_t)(end - p - 1));
+      if (!q || (size_t)(q + 1 - p) > ARB_PGN_MAX_TOKEN) break;
+      size_t n = (size_t)(q + 1 - p);
+      r->newlines = 0;
+      r->token_at_end = final && q + 1 == end;
+      comment_token(r, p + 1, n - 2);
+      advance_lines(r, p, n);
+      p += n;
+    } else {
+      break;
+    }
+  }
+  return p;
 }
 
 /* Tokenizes buf[head, tail); at the end of the input (final) every remaining byte is used. */
@@ -1285,6 +1330,13 @@ static void run(arb_pgn_reader *r, int final) {
     if (c == 0xEF && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
       p += 3;
       continue;
+    }
+    if (r->state == ST_MOVES && !r->resume) {
+      char *q = movetext_run(r, p, end, final);
+      if (q != p) {
+        p = q;
+        continue;
+      }
     }
     int kind;
     size_t n = token_at(r, p, end, final, &kind);
