@@ -182,11 +182,10 @@ static arb_move castling_move(const arb_position *pos, int castle_side) {
 
 /* The common shapes of a move in one pass, lenient reading only: [NBRQK] [a-h] [1-8] [x] a-h 1-8
  * [=NBRQ] [+ or #] [! and ?...], and O-O or O-O-O [+ or #] [! and ?...], the optional parts as
- * written in PGN files.  1 and *move when
- * the text has such a shape and exactly one legal move fits; 0 otherwise — another shape (UCI
- * text "e2e4", "0-0", null moves, lower-case pieces, blanks ...) or no single move: then the
- * general reading decides, and says why it fails.  What it accepts, the general reading reads
- * the same. */
+ * written in PGN files.  1 and *move when the text has such a shape and exactly one legal move
+ * fits; 0 otherwise — another shape (UCI text "e2e4", "0-0", null moves, lower-case pieces,
+ * blanks ...) or no single move: then the general reading decides, and says why it fails.  What
+ * it accepts, the general reading reads the same. */
 static int san_common(const arb_position *pos, const char *t, size_t n, arb_move *move) {
   size_t i = 0;
   arb_piece_type type = ARB_PAWN;
