@@ -501,7 +501,7 @@ Test(san, lenient_reading_matches_the_grammar) {
         arb_square from = ARB_MOVE_FROM(moves[i]), to = ARB_MOVE_TO(moves[i]);
         if (ARB_MOVE_KIND(moves[i]) == ARB_MOVE_CASTLING) {
           /* O-O when the king takes the rook towards the h-file, O-O-O otherwise, with the
-           * marks that may follow; the other side's castling reads only if it is legal too. */
+           * marks that may follow (the refusals: below, after the moves). */
           for (int v = 0; v < 4; v++) {
             char t[16];
             uint64_t r = test_rand(&seed);

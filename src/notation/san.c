@@ -180,6 +180,14 @@ static arb_move castling_move(const arb_position *pos, int castle_side) {
   return found;
 }
 
+/* Whether t[i, n) holds only the marks that may follow a move: [+ or #] [! and ?...]. */
+static int marks_only(const char *t, size_t i, size_t n) {
+  if (i < n && (t[i] == '+' || t[i] == '#')) i++;
+  while (i < n && (t[i] == '!' || t[i] == '?'))
+    i++;
+  return i == n;
+}
+
 /* The common shapes of a move in one pass, lenient reading only: [NBRQK] [a-h] [1-8] [x] a-h 1-8
  * [=NBRQ] [+ or #] [! and ?...], and O-O or O-O-O [+ or #] [! and ?...], the optional parts as
  * written in PGN files.  1 and *move when the text has such a shape and exactly one legal move
@@ -191,12 +199,8 @@ static int san_common(const arb_position *pos, const char *t, size_t n, arb_move
   arb_piece_type type = ARB_PAWN;
   if (n >= 3 && t[0] == 'O' && t[1] == '-' && t[2] == 'O') { /* "O-O", "O-O-O" */
     i = n >= 5 && t[3] == '-' && t[4] == 'O' ? 5 : 3;
-    int side = i == 5 ? 2 : 1;
-    if (i < n && (t[i] == '+' || t[i] == '#')) i++;
-    while (i < n && (t[i] == '!' || t[i] == '?'))
-      i++;
-    if (i != n) return 0;
-    *move = castling_move(pos, side);
+    if (!marks_only(t, i, n)) return 0;
+    *move = castling_move(pos, i == 5 ? 2 : 1);
     return *move != ARB_MOVE_NONE;
   }
   switch (n ? t[0] : 0) {
@@ -237,10 +241,7 @@ static int san_common(const arb_position *pos, const char *t, size_t n, arb_move
     }
     i += 2;
   }
-  if (i < n && (t[i] == '+' || t[i] == '#')) i++;
-  while (i < n && (t[i] == '!' || t[i] == '?'))
-    i++;
-  if (i != n || (promo && type != ARB_PAWN)) return 0;
+  if (!marks_only(t, i, n) || (promo && type != ARB_PAWN)) return 0;
   if (type == ARB_PAWN && from_file < 0) from_file = ARB_FILE_OF(dest);
   arb_move fits[8];
   if (san_fits(pos, type, from_file, from_rank, dest, promo, fits) != 1) return 0;

@@ -754,7 +754,7 @@ static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
     size_t i = 0;
     while (i < n && ((unsigned char)t[i] <= ' ' || t[i] == 0x7f))
       i++;
-    if (n - i < 10 || t[i + 2] != 'i' || memcmp(t + i, "[%illegal", 9) != 0) return;
+    if (n - i < 10 || memcmp(t + i, "[%illegal", 9) != 0) return;
   }
   /* The text as the visitor sees it (blanks and control characters folded): an "[%illegal"
    * command is recognised in it, so that a comment written back reads the same. */
@@ -1007,6 +1007,13 @@ static uint32_t number_at(const char *t, size_t n, size_t *len) {
   return num;
 }
 
+/* A move number read in movetext (0 counts as 1): strict reading compares it with the next
+ * move's. */
+static void number_read(arb_pgn_reader *r, uint32_t num) {
+  r->number_seen = num ? num : 1;
+  r->after_move = 0;
+}
+
 /* A symbol token in movetext: move number, result, move, or "e.p.". */
 static void symbol_token(arb_pgn_reader *r, const char *t, size_t n) {
   arb_result res;
@@ -1021,8 +1028,7 @@ static void symbol_token(arb_pgn_reader *r, const char *t, size_t n) {
     if (i == n || t[i] == '.') {
       if (i == n && (r->opt.flags & ARB_PGN_STRICT))
         report(r, ARB_PGN_NOT_STRICT, t, n, 0, "move number %.*s without a period", (int)n, t);
-      r->number_seen = num ? num : 1;
-      r->after_move = 0;
+      number_read(r, num);
       return; /* the caller continues after the dots */
     }
   }
@@ -1152,9 +1158,7 @@ static void symbol_text(arb_pgn_reader *r, const char *t, size_t n) {
   size_t i;
   uint32_t num = number_at(t, n, &i);
   if (i > 0 && i < n && t[i] == '.') {
-    /* A move number and its dots (what symbol_token makes of them, without reading again). */
-    r->number_seen = num ? num : 1;
-    r->after_move = 0;
+    number_read(r, num); /* a move number and its dots: not read again by symbol_token */
     while (i < n && t[i] == '.')
       i++;
     if (i < n && (r->opt.flags & ARB_PGN_STRICT))
