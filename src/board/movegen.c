@@ -3,10 +3,11 @@
  * movegen.c: fully legal move generation with a check mask and pin masks, and perft, the
  * count of the legal move tree that exercises it.
  *
- * One generator body serves four modes, specialised by the compiler because the mode is a
+ * One generator body serves five modes, specialised by the compiler because the mode is a
  * constant at every call site: LIST writes moves, CHECKS writes them with whether each gives
  * check, COUNT only counts them (popcounts over target sets, used for perft's last ply), ANY
- * stops at the first legal move.
+ * stops at the first legal move, LEAVES makes each move on a light child and counts the child's
+ * moves (perft's ply above the last: no list, and the make written for the piece that moves).
  *
  * Legality without make/unmake:
  * - king moves: the destination must not be attacked with the king removed from the board
@@ -25,9 +26,16 @@
 #include "board/make.h"
 
 /* MODE_CHECKS: as MODE_LIST, and whether each move gives check (for the winnability search,
- * which needs both for every move). */
-enum { MODE_LIST, MODE_COUNT, MODE_ANY, MODE_CHECKS };
+ * which needs both for every move).  MODE_LEAVES: perft's ply above the last, the sum over the
+ * legal moves of the child's count of legal moves (see leaves_after). */
+enum { MODE_LIST, MODE_COUNT, MODE_ANY, MODE_CHECKS, MODE_LEAVES };
 #define LISTING (mode == MODE_LIST || mode == MODE_CHECKS)
+
+static inline __attribute__((always_inline)) int leaves_after(const arb_position *p, int us,
+                                                              arb_piece_type type, arb_square from,
+                                                              arb_square to, arb_piece_type becomes,
+                                                              arb_square ep);
+static int leaves_after_make(const arb_position *p, int us, arb_move m);
 
 /* King moves: with more targets than this, one map of the enemy's attacks (one lookup per
  * enemy slider) is cheaper than asking about each target. */
@@ -93,14 +101,17 @@ static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_b
 #define LIST_TARGETS(from, t_, delta, c_) LIST_ONE_BY_ONE(from, t_, delta, c_)
 #endif
 
-/* Adds every move from `from` to the squares of `targets`; checks_: those of the targets where
- * the move gives check, evaluated in MODE_CHECKS only. */
-#define ADD_TARGETS(from, targets, checks_)                                                        \
+/* Adds every move of the piece of type `type` from `from` to the squares of `targets`; checks_:
+ * those of the targets where the move gives check, evaluated in MODE_CHECKS only. */
+#define ADD_TARGETS(type, from, targets, checks_)                                                  \
   do {                                                                                             \
     arb_bitboard t_ = (targets);                                                                   \
     if (LISTING) {                                                                                 \
       const arb_bitboard c_ = mode == MODE_CHECKS ? (checks_) : 0;                                 \
       LIST_TARGETS(from, t_, 0, c_);                                                               \
+    } else if (mode == MODE_LEAVES) {                                                              \
+      while (t_)                                                                                   \
+        n += leaves_after(p, us, type, from, arb__pop_lsb(&t_), type, ARB_NO_SQUARE);              \
     } else {                                                                                       \
       n += arb__popcount(t_);                                                                      \
       if (mode == MODE_ANY && n) return n;                                                         \
@@ -121,6 +132,11 @@ static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_b
         if (mode == MODE_CHECKS) promo_checks(p, ci, from_, to_, chk + n);                         \
         PROMO_MOVES(list, n, from_, to_);                                                          \
       }                                                                                            \
+    } else if (mode == MODE_LEAVES) {                                                              \
+      while (t_) {                                                                                 \
+        arb_square to_ = arb__pop_lsb(&t_);                                                        \
+        n += pawn_leaves(p, us, (arb_square)(to_ - (delta)), to_, promo);                          \
+      }                                                                                            \
     } else {                                                                                       \
       n += arb__popcount(t_) * ((promo) ? 4 : 1);                                                  \
       if (mode == MODE_ANY && n) return n;                                                         \
@@ -129,6 +145,22 @@ static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_b
 
 static inline arb_bitboard pawn_push(arb_bitboard b, int us) {
   return us == ARB_WHITE ? b << 8 : b >> 8;
+}
+
+/* MODE_LEAVES: the leaves below the pawn move from -> to (the four promotions when promo). */
+static inline __attribute__((always_inline)) int
+pawn_leaves(const arb_position *p, int us, arb_square from, arb_square to, int promo) {
+  if (promo)
+    return leaves_after(p, us, ARB_PAWN, from, to, ARB_QUEEN, ARB_NO_SQUARE) +
+           leaves_after(p, us, ARB_PAWN, from, to, ARB_ROOK, ARB_NO_SQUARE) +
+           leaves_after(p, us, ARB_PAWN, from, to, ARB_BISHOP, ARB_NO_SQUARE) +
+           leaves_after(p, us, ARB_PAWN, from, to, ARB_KNIGHT, ARB_NO_SQUARE);
+  arb_square ep = ARB_NO_SQUARE;
+  if ((from ^ to) == 16) { /* as arb__make: an en passant square only when a pawn could take */
+    const arb_square mid = (arb_square)((from + to) / 2);
+    if (arb__tab.pawn[us][mid] & p->by_type[ARB_PAWN] & p->by_color[us ^ 1]) ep = mid;
+  }
+  return leaves_after(p, us, ARB_PAWN, from, to, ARB_PAWN, ep);
 }
 
 /* Of the targets t of a piece on `from`, those where its move uncovers a check: it stood alone
@@ -229,7 +261,7 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
         if (mode == MODE_ANY) break; /* one safe square answers "is there a move" */
       }
     }
-    ADD_TARGETS(ksq, ok, uncovering(ci, ksq, ok));
+    ADD_TARGETS(ARB_KING, ksq, ok, uncovering(ci, ksq, ok));
   }
   if (arb__more_than_one(checkers)) return n;
 
@@ -298,6 +330,9 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
             list[n++] = ARB_MOVE_MAKE(from, to);
           }
         }
+      } else if (mode == MODE_LEAVES) {
+        while (t)
+          n += pawn_leaves(p, us, from, arb__pop_lsb(&t), (b & rank7) != 0);
       } else {
         n += arb__popcount(t) * ((b & rank7) ? 4 : 1);
         if (mode == MODE_ANY && n) return n;
@@ -315,6 +350,9 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
           list[n] = ARB_MOVE_MAKE_SPECIAL(from, ep, ARB_MOVE_EN_PASSANT, ARB_KNIGHT);
           if (mode == MODE_CHECKS) chk[n] = (unsigned char)made_checks(p, list[n]);
           n++;
+        } else if (mode == MODE_LEAVES) {
+          n += leaves_after_make(p, us,
+                                 ARB_MOVE_MAKE_SPECIAL(from, ep, ARB_MOVE_EN_PASSANT, ARB_KNIGHT));
         } else {
           n++;
           if (mode == MODE_ANY) return n;
@@ -329,11 +367,13 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
     while (kn) {
       arb_square s = arb__pop_lsb(&kn);
       const arb_bitboard t = arb__tab.knight[s] & mask;
-      ADD_TARGETS(s, t, (t & ci->squares[ARB_KNIGHT]) | uncovering(ci, s, t));
+      ADD_TARGETS(ARB_KNIGHT, s, t, (t & ci->squares[ARB_KNIGHT]) | uncovering(ci, s, t));
     }
   }
   /* Sliders.  A pinned one moves only along its pin line; counting asks about pins only when
-   * there is one. */
+   * there is one.  Their type (bishop or queen, rook or queen) from the mailbox, which counting
+   * never reads: MODE_LEAVES's children have none. */
+#define MAILBOX_TYPE(s) (mode == MODE_COUNT ? ARB_NO_TYPE : ARB_PIECE_TYPE(p->board[s]))
   {
     const arb_bitboard bq = (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & movable;
     const arb_bitboard rq = (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & movable;
@@ -342,14 +382,17 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
       arb_square s = arb__pop_lsb(&b);
       arb_bitboard t = arb__bishop_attacks(s, occ) & mask;
       if (pins && (pinned & ARB_BB(s))) t &= arb__tab.line[ksq][s];
-      ADD_TARGETS(s, t, (t & ci->squares[ARB_PIECE_TYPE(p->board[s])]) | uncovering(ci, s, t));
+      const arb_piece_type type = MAILBOX_TYPE(s);
+      ADD_TARGETS(type, s, t, (t & ci->squares[type]) | uncovering(ci, s, t));
     }
     for (arb_bitboard r = rq; r;) {
       arb_square s = arb__pop_lsb(&r);
       arb_bitboard t = arb__rook_attacks(s, occ) & mask;
       if (pins && (pinned & ARB_BB(s))) t &= arb__tab.line[ksq][s];
-      ADD_TARGETS(s, t, (t & ci->squares[ARB_PIECE_TYPE(p->board[s])]) | uncovering(ci, s, t));
+      const arb_piece_type type = MAILBOX_TYPE(s);
+      ADD_TARGETS(type, s, t, (t & ci->squares[type]) | uncovering(ci, s, t));
     }
+#undef MAILBOX_TYPE
   }
 
   /* Castling. */
@@ -358,11 +401,15 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
     while (rooks) {
       arb_square r = arb__pop_lsb(&rooks);
       /* counting only: keeping ok alive this long costs the listing modes more than it saves */
-      if (!castling_legal(p, us, them, occ, ksq, r, mode == MODE_COUNT ? ok : 0)) continue;
+      if (!castling_legal(p, us, them, occ, ksq, r,
+                          mode == MODE_COUNT || mode == MODE_LEAVES ? ok : 0))
+        continue;
       if (LISTING) {
         list[n] = ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT);
         if (mode == MODE_CHECKS) chk[n] = (unsigned char)made_checks(p, list[n]);
         n++;
+      } else if (mode == MODE_LEAVES) {
+        n += leaves_after_make(p, us, ARB_MOVE_MAKE_SPECIAL(ksq, r, ARB_MOVE_CASTLING, ARB_KNIGHT));
       } else {
         n++;
         if (mode == MODE_ANY) return n;
@@ -503,28 +550,57 @@ int arb__generate_pseudo(const arb_position *p, arb_move *list) {
 
 /* ---- perft: leaf-node counts of the legal move tree ---- */
 
-/* The leaves below each move of moves[0..n) (the side to move is `us`): each child made on a
- * copy, without its key (it is only counted, never hashed), and its moves counted, not made —
- * the child's side to move is a constant here, so its count is the colour's own generator. */
-static inline __attribute__((always_inline)) uint64_t
-count_children(const arb_position *p, const arb_move *moves, int n, const int us) {
-  uint64_t total = 0;
-  arb_undo u;
-  for (int i = 0; i < n; i++) {
-    arb_position child = *p; /* copy-make: cheaper here than unmake */
-    arb__make(&child, moves[i], &u, 0);
-    total += (uint64_t)generate(&child, NULL, MODE_COUNT, us ^ 1, NULL, NULL);
-  }
-  return total;
+/* The count of the legal moves of c, whose side to move is White (Black): not inline, so that
+ * MODE_LEAVES calls one copy of the counting generator for every child. */
+static __attribute__((noinline)) int leaves_white(const arb_position *c) {
+  return generate(c, NULL, MODE_COUNT, ARB_WHITE, NULL, NULL);
+}
+static __attribute__((noinline)) int leaves_black(const arb_position *c) {
+  return generate(c, NULL, MODE_COUNT, ARB_BLACK, NULL, NULL);
 }
 
+/* MODE_LEAVES: the count of the legal moves after the piece of type `type` of the side to move
+ * `us` goes from -> to (it becomes `becomes`: itself, or a promotion's piece; ep: the child's en
+ * passant square).  The child is light, made by code that knows the piece: its bitboards, its
+ * castling rooks and its en passant square, all the counting reads (no mailbox, key, clocks or
+ * undo); a capture is every enemy bitboard without the target square. */
+static inline __attribute__((always_inline)) int leaves_after(const arb_position *p, int us,
+                                                              arb_piece_type type, arb_square from,
+                                                              arb_square to, arb_piece_type becomes,
+                                                              arb_square ep) {
+  arb_position c;
+  const arb_bitboard f = ARB_BB(from), t = ARB_BB(to);
+  for (int i = ARB_PAWN; i <= ARB_KING; i++)
+    c.by_type[i] = p->by_type[i] & ~t;
+  c.by_type[type] ^= f;
+  c.by_type[becomes] |= t;
+  c.by_type[0] = (p->by_type[0] ^ f) | t;
+  c.by_color[us] = p->by_color[us] ^ f ^ t;
+  c.by_color[us ^ 1] = p->by_color[us ^ 1] & ~t;
+  /* as arb__make: the rooks on either square, and a king's move all of its side's */
+  arb_bitboard lost = f | t;
+  if (type == ARB_KING) lost |= ARB_RANK_BB(us == ARB_WHITE ? 0 : 7);
+  c.castling_rooks = p->castling_rooks & ~lost;
+  c.ep_square = ep;
+  return us == ARB_WHITE ? leaves_black(&c) : leaves_white(&c);
+}
+
+/* MODE_LEAVES for the rare moves (en passant, castling): made by arb__make on a copy. */
+static int leaves_after_make(const arb_position *p, int us, arb_move m) {
+  arb_position c = *p;
+  arb_undo u;
+  arb__make(&c, m, &u, 0);
+  return us == ARB_WHITE ? leaves_black(&c) : leaves_white(&c);
+}
+
+/* Two plies and more: the moves listed and made; at two, MODE_LEAVES (above). */
 static uint64_t perft_rec(const arb_position *p, int depth) {
   if (depth == 1) return (uint64_t)arb_count_legal(p);
+  if (depth == 2)
+    return (uint64_t)(p->turn == ARB_WHITE ? generate(p, NULL, MODE_LEAVES, ARB_WHITE, NULL, NULL)
+                                           : generate(p, NULL, MODE_LEAVES, ARB_BLACK, NULL, NULL));
   arb_move moves[ARB_MAX_MOVES];
   const int n = arb_generate_legal(p, moves);
-  if (depth == 2)
-    return p->turn == ARB_WHITE ? count_children(p, moves, n, ARB_WHITE)
-                                : count_children(p, moves, n, ARB_BLACK);
   uint64_t total = 0;
   arb_undo u;
   for (int i = 0; i < n; i++) {
