@@ -35,6 +35,30 @@ Test(board, polyglot_known_keys) {
   }
 }
 
+/* The start position, written out in position.c, is Chess960's placement 518 with the standard
+ * castling notation, its FEN the standard one and its key the one computed from its pieces. */
+Test(board, startpos_is_placement_518) {
+  arb_position a, b;
+  arb_position_startpos(&a);
+  arb_position_chess960(&b, 518);
+  b.chess960 = 0;
+  cr_assert(memcmp(a.by_type, b.by_type, sizeof a.by_type) == 0);
+  cr_assert(memcmp(a.by_color, b.by_color, sizeof a.by_color) == 0);
+  cr_assert(memcmp(a.board, b.board, sizeof a.board) == 0);
+  cr_assert_eq(a.castling_rooks, b.castling_rooks);
+  cr_assert_eq(a.key, b.key);
+  cr_assert_eq(a.key, arb_zobrist_compute(&a));
+  cr_assert_eq(a.turn, b.turn);
+  cr_assert_eq(a.ep_square, b.ep_square);
+  cr_assert_eq(a.ep_target, b.ep_target);
+  cr_assert_eq(a.chess960, 0);
+  cr_assert_eq(a.halfmove_clock, b.halfmove_clock);
+  cr_assert_eq(a.fullmove_number, b.fullmove_number);
+  char fen[ARB_FEN_MAX];
+  arb_fen_write(&a, fen, sizeof fen, 0);
+  cr_assert_str_eq(fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+}
+
 /* The Polyglot en passant rule: the file is hashed when a pawn of the side to move stands
  * beside the double-stepped pawn, even if the capture would be illegal. */
 Test(board, polyglot_ep_pseudo_legal) {

@@ -879,6 +879,50 @@ Test(pgn_verdicts, escaped_tag_values) {
   coll_free(&c);
 }
 
+/* Tag pairs in every spelling the reader accepts, read whole (where the common form has a path
+ * of its own) and byte by byte: the same pairs, unescaped and in UTF-8, the same reports. */
+Test(pgn_verdicts, tag_spellings_read_alike_whole_and_byte_by_byte) {
+  static const char text[] = "[Event \"plain\"]\n"
+                             "[Site \"with \\\"escaped\\\" quotes \\\\ and a backslash\"]\n"
+                             "[Date\"glued\"]\n"
+                             "[Round  \"two blanks\"  ]\n"
+                             "[White \"M\xc3\xbcller\"]\n"
+                             "[Black \"M\xfcller\"]\n"
+                             "[Result \"1-0\"] [Annotator \"two on a line\"]\n"
+                             "[lower \"a lower-case name\"]\n"
+                             "\n1. e4 1-0\n";
+  static const char *const want[] = {
+      "tag Event 5:plain\n",
+      "tag Site 39:with \"escaped\" quotes \\ and a backslash\n",
+      "tag Date 5:glued\n",
+      "tag Round 10:two blanks\n",
+      "tag White 7:M\xc3\xbcller\n",
+      "tag Black 7:M\xc3\xbcller\n",
+      "tag Result 3:1-0\n",
+      "tag Annotator 13:two on a line\n",
+      "tag lower 17:a lower-case name\n",
+  };
+  coll whole = {0}, bytes = {0};
+  read_into(&whole, ARB_PGN_STRICT, text, sizeof text - 1, ONE_CHUNK);
+  read_into(&bytes, ARB_PGN_STRICT, text, sizeof text - 1, BYTES);
+  cr_assert_eq(whole.n, 1);
+  cr_assert_eq(bytes.n, 1);
+  const char *at = whole.log.p;
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    const char *hit = strstr(at, want[i]);
+    cr_expect_not_null(hit, "missing (in order): %s", want[i]);
+    if (hit) at = hit + strlen(want[i]);
+  }
+  cr_expect_str_eq(whole.log.p, bytes.log.p);
+  /* strict mode: the lower-case name, the blanks around a value, the pairs sharing a line */
+  cr_expect(has_problem(&whole.g[0], ARB_PGN_NOT_STRICT), "%s", problems_of(&whole.g[0]));
+  cr_expect_eq(whole.g[0].nreps, bytes.g[0].nreps);
+  for (int i = 0; i < whole.g[0].nreps && i < bytes.g[0].nreps; i++)
+    cr_expect_eq(whole.g[0].reps[i].problem, bytes.g[0].reps[i].problem);
+  coll_free(&whole);
+  coll_free(&bytes);
+}
+
 Test(pgn_verdicts, deep_variations_replay) {
   size_t len;
   char *data = slurp(PGN_DATA "/nasty/synthetic/deep-variations.pgn", &len);

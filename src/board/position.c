@@ -8,9 +8,36 @@
 #include "board/make.h"
 #include "board/zobrist.h"
 
+/* The standard start position, written out: a game's first position is set for every game a
+ * reader reads (arb_position_chess960 would work out placement 518 and the key each time).
+ * test_board checks it against Chess960 placement 518 and the Polyglot specification's key. */
+#define W(t) ARB_MAKE_PIECE(ARB_WHITE, ARB_##t)
+#define B(t) ARB_MAKE_PIECE(ARB_BLACK, ARB_##t)
+static const arb_position start_position = {
+    .by_type = {UINT64_C(0xFFFF00000000FFFF), UINT64_C(0x00FF00000000FF00),
+                UINT64_C(0x4200000000000042), UINT64_C(0x2400000000000024),
+                UINT64_C(0x8100000000000081), UINT64_C(0x0800000000000008),
+                UINT64_C(0x1000000000000010)},
+    .by_color = {UINT64_C(0x000000000000FFFF), UINT64_C(0xFFFF000000000000)},
+    .castling_rooks = UINT64_C(0x8100000000000081),
+    .key = UINT64_C(0x463B96181691FC9C),
+    /* clang-format off */
+    .board = {W(ROOK), W(KNIGHT), W(BISHOP), W(QUEEN), W(KING), W(BISHOP), W(KNIGHT), W(ROOK),
+              W(PAWN), W(PAWN),   W(PAWN),   W(PAWN),  W(PAWN), W(PAWN),   W(PAWN),   W(PAWN),
+              [48] =
+              B(PAWN), B(PAWN),   B(PAWN),   B(PAWN),  B(PAWN), B(PAWN),   B(PAWN),   B(PAWN),
+              B(ROOK), B(KNIGHT), B(BISHOP), B(QUEEN), B(KING), B(BISHOP), B(KNIGHT), B(ROOK)},
+    /* clang-format on */
+    .turn = ARB_WHITE,
+    .ep_square = ARB_NO_SQUARE,
+    .fullmove_number = 1,
+};
+#undef W
+#undef B
+
 void arb_position_startpos(arb_position *pos) {
-  arb_position_chess960(pos, 518); /* the standard placement is Chess960 start position 518 */
-  pos->chess960 = 0;
+  arb_init(); /* a position comes before any question about it: the tables are built here */
+  *pos = start_position;
 }
 
 void arb_position_mirror(const arb_position *pos, arb_position *out) {

@@ -580,15 +580,23 @@ static size_t tag_name(const char *t, size_t n, size_t *b) {
   return i;
 }
 
+/* Strict mode: a tag's name t[name_b, name_e) starts with an upper-case letter. */
+static void strict_tag_name(arb_pgn_reader *r, const char *t, size_t name_b, size_t name_e) {
+  if ((r->opt.flags & ARB_PGN_STRICT) && !(t[name_b] >= 'A' && t[name_b] <= 'Z'))
+    report(r, ARB_PGN_NOT_STRICT, t + name_b, name_e - name_b, 0,
+           "tag names start with an upper-case letter");
+}
+
+static void tag_pair(arb_pgn_reader *r, const char *t, size_t n, size_t name_b, size_t name_e,
+                     char *val, size_t k);
+
 static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   size_t name_b, name_e = tag_name(t, n, &name_b), i = name_e;
   if (name_e == name_b) {
     report(r, ARB_PGN_TAG, t, n, 0, "tag without a name");
     return;
   }
-  if ((r->opt.flags & ARB_PGN_STRICT) && !(t[name_b] >= 'A' && t[name_b] <= 'Z'))
-    report(r, ARB_PGN_NOT_STRICT, t + name_b, name_e - name_b, 0,
-           "tag names start with an upper-case letter");
+  strict_tag_name(r, t, name_b, name_e);
   while (i < n && is_ws((unsigned char)t[i]))
     i++;
   if (i >= n || t[i] != '"') {
@@ -634,6 +642,14 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   if (i >= n || t[i] != ']')
     report(r, r->token_at_end && i >= n ? ARB_PGN_TRUNCATED : ARB_PGN_TAG, t + (i < n ? i : n - 1),
            1, 0, "tag %.*s: missing ']'", (int)(name_e - name_b), t + name_b);
+  tag_pair(r, t, n, name_b, name_e, val, k);
+}
+
+/* The tag pair token t[0, n) read: its name t[name_b, name_e), its value unescaped in
+ * val[0, k), the scratch's upper half (scratch_for(r, n)).  Keeps what the reader needs, passes
+ * the pair to the visitor. */
+static void tag_pair(arb_pgn_reader *r, const char *t, size_t n, size_t name_b, size_t name_e,
+                     char *val, size_t k) {
   /* Convert to UTF-8: the value must leave the scratch's upper half alone. */
   size_t vlen;
   char *value;
@@ -1257,6 +1273,38 @@ static void process_token(arb_pgn_reader *r, const char *t, size_t n, int kind, 
   }
 }
 
+/* The common tag pair at p ('['): '[' name ' ' '"' value '"' ']', whole in the buffer, of an
+ * ordinary length, its value without a backslash or a line end.  Does what token_at,
+ * process_token and tag_token do for it, reading it once; returns where it stopped: p when the
+ * text is not that, left to them. */
+static char *tag_line(arb_pgn_reader *r, char *p, const char *end, int final) {
+  const char *limit = end - p > (long)ARB_PGN_MAX_TOKEN ? p + ARB_PGN_MAX_TOKEN : end;
+  const char *q = p + 1;
+  while (q < limit && is_sym((unsigned char)*q) && *q != '.')
+    q++;
+  const size_t name_e = (size_t)(q - p);
+  if (name_e == 1 || limit - q < 2 || q[0] != ' ' || q[1] != '"') return p;
+  const char *v = q + 2;
+  for (q = v; q < limit && *q != '"' && *q != '\\' && *q != '\n' && *q != '\r'; q++)
+    ;
+  if (limit - q < 2 || q[0] != '"' || q[1] != ']') return p;
+  const size_t n = (size_t)(q + 2 - p), k = (size_t)(q - v);
+  const int blank = r->newlines >= 2;
+  r->newlines = 0;
+  r->token_at_end = final && p + n == end;
+  if (tag_start(r, p, n, blank)) {
+    strict_tag_name(r, p, 1, name_e);
+    if (!scratch_for(r, n)) {
+      report(r, ARB_PGN_LIMIT, p, n, 0, "out of memory for a tag value");
+    } else {
+      char *val = r->scratch + 2 * n + 2;
+      memcpy(val, v, k);
+      tag_pair(r, p, n, 1, name_e, val, k);
+    }
+  }
+  return p + n;
+}
+
 /* The common tokens of movetext from p, while the game is in its movetext: blanks, symbols
  * and {comments}, each whole in the buffer and of an ordinary length (no resumed scan).  Does
  * what token_at and process_token do for them, without their general dispatch; returns where
@@ -1337,6 +1385,13 @@ static void run(arb_pgn_reader *r, int final) {
     }
     if (r->state == ST_MOVES && !r->resume) {
       char *q = movetext_run(r, p, end, final);
+      if (q != p) {
+        p = q;
+        continue;
+      }
+    }
+    if (c == '[' && !r->resume) {
+      char *q = tag_line(r, p, end, final);
       if (q != p) {
         p = q;
         continue;
