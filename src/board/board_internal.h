@@ -55,10 +55,10 @@ static inline int arb__ep_plausible(const arb_position *p, arb_square ep) {
          p->board[origin] == ARB_NO_PIECE;
 }
 
-/* 1 if a pawn of the side to move attacks ep (a pseudo-legal en passant capture exists). */
-static inline int arb__ep_capturable(const arb_position *p, arb_square ep) {
-  const int us = p->turn;
-  return (arb__tab.pawn[us ^ 1][ep] & p->by_type[ARB_PAWN] & p->by_color[us]) != 0;
+/* 1 if a pawn of colour `by` attacks ep (a pseudo-legal en passant capture exists): whether a
+ * double step leaves an en passant square (the Polyglot convention). */
+static inline int arb__ep_capturable(const arb_position *p, int by, arb_square ep) {
+  return (arb__tab.pawn[by ^ 1][ep] & p->by_type[ARB_PAWN] & p->by_color[by]) != 0;
 }
 
 /* 1 if castling with these rooks needs Chess960 rules: a castling king off the e-file or a

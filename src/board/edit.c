@@ -17,7 +17,8 @@ static void rekey(arb_position *p) {
     if (arb__popcount(p->by_type[ARB_KING] & p->by_color[c]) != 1)
       k.castling_rooks &= ~ARB_RANK_BB(c == ARB_WHITE ? 0 : 7);
   k.ep_square = ARB_NO_SQUARE;
-  if (p->ep_target && arb__ep_plausible(p, p->ep_target) && arb__ep_capturable(p, p->ep_target))
+  if (p->ep_target && arb__ep_plausible(p, p->ep_target) &&
+      arb__ep_capturable(p, p->turn, p->ep_target))
     k.ep_square = p->ep_target;
   p->ep_square = k.ep_square;
   p->key = arb_zobrist_compute(&k);

@@ -80,7 +80,7 @@ static inline __attribute__((always_inline)) void arb__make(arb_position *p, arb
     if ((from ^ to) == 16) {
       arb_square ep = (arb_square)((from + to) / 2);
       p->ep_target = ep;
-      if (arb__tab.pawn[us][ep] & p->by_type[ARB_PAWN] & p->by_color[them]) {
+      if (arb__ep_capturable(p, them, ep)) {
         p->ep_square = ep;
         k ^= arb__zob_ep(ep);
       }

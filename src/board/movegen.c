@@ -158,7 +158,7 @@ pawn_leaves(const arb_position *p, int us, arb_square from, arb_square to, int p
   arb_square ep = ARB_NO_SQUARE;
   if ((from ^ to) == 16) { /* as arb__make: an en passant square only when a pawn could take */
     const arb_square mid = (arb_square)((from + to) / 2);
-    if (arb__tab.pawn[us][mid] & p->by_type[ARB_PAWN] & p->by_color[us ^ 1]) ep = mid;
+    if (arb__ep_capturable(p, us ^ 1, mid)) ep = mid;
   }
   return leaves_after(p, us, ARB_PAWN, from, to, ARB_PAWN, ep);
 }

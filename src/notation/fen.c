@@ -162,7 +162,8 @@ static arb_status validate(arb_position *p, uint32_t probs, uint32_t accept, arb
   }
   p->castling_rooks &= ~bad_castling_rooks(p);
   if (p->ep_target && !arb__ep_plausible(p, p->ep_target)) p->ep_target = 0;
-  p->ep_square = p->ep_target && arb__ep_capturable(p, p->ep_target) ? p->ep_target : ARB_NO_SQUARE;
+  p->ep_square =
+      p->ep_target && arb__ep_capturable(p, p->turn, p->ep_target) ? p->ep_target : ARB_NO_SQUARE;
   p->key = arb_zobrist_compute(p);
   return ARB_OK;
 }

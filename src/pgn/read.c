@@ -590,6 +590,14 @@ static void strict_tag_name(arb_pgn_reader *r, const char *t, size_t name_b, siz
 static void tag_pair(arb_pgn_reader *r, const char *t, size_t n, size_t name_b, size_t name_e,
                      char *val, size_t k);
 
+/* Room for the value of the tag pair token t[0, n): the scratch's upper half (scratch_for), or
+ * NULL when memory runs out (reported). */
+static char *tag_value_room(arb_pgn_reader *r, const char *t, size_t n) {
+  if (scratch_for(r, n)) return r->scratch + 2 * n + 2;
+  report(r, ARB_PGN_LIMIT, t, n, 0, "out of memory for a tag value");
+  return NULL;
+}
+
 static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   size_t name_b, name_e = tag_name(t, n, &name_b), i = name_e;
   if (name_e == name_b) {
@@ -607,11 +615,8 @@ static void tag_token(arb_pgn_reader *r, const char *t, size_t n) {
   i++;
   /* Unescape \" and \\ into the scratch buffer's upper half (a backslash before anything else
    * is kept: "Analysis\ Analyse"). */
-  if (!scratch_for(r, n)) {
-    report(r, ARB_PGN_LIMIT, t, n, 0, "out of memory for a tag value");
-    return;
-  }
-  char *val = r->scratch + 2 * n + 2;
+  char *val = tag_value_room(r, t, n);
+  if (!val) return;
   size_t k = 0;
   int closed = 0;
   for (; i < n; i++) {
@@ -1279,11 +1284,10 @@ static void process_token(arb_pgn_reader *r, const char *t, size_t n, int kind, 
  * text is not that, left to them. */
 static char *tag_line(arb_pgn_reader *r, char *p, const char *end, int final) {
   const char *limit = end - p > (long)ARB_PGN_MAX_TOKEN ? p + ARB_PGN_MAX_TOKEN : end;
-  const char *q = p + 1;
-  while (q < limit && is_sym((unsigned char)*q) && *q != '.')
-    q++;
-  const size_t name_e = (size_t)(q - p);
-  if (name_e == 1 || limit - q < 2 || q[0] != ' ' || q[1] != '"') return p;
+  size_t name_b;
+  const size_t name_e = tag_name(p, (size_t)(limit - p), &name_b);
+  const char *q = p + name_e;
+  if (name_b != 1 || name_e == 1 || limit - q < 2 || q[0] != ' ' || q[1] != '"') return p;
   const char *v = q + 2;
   for (q = v; q < limit && *q != '"' && *q != '\\' && *q != '\n' && *q != '\r'; q++)
     ;
@@ -1294,13 +1298,8 @@ static char *tag_line(arb_pgn_reader *r, char *p, const char *end, int final) {
   r->token_at_end = final && p + n == end;
   if (tag_start(r, p, n, blank)) {
     strict_tag_name(r, p, 1, name_e);
-    if (!scratch_for(r, n)) {
-      report(r, ARB_PGN_LIMIT, p, n, 0, "out of memory for a tag value");
-    } else {
-      char *val = r->scratch + 2 * n + 2;
-      memcpy(val, v, k);
-      tag_pair(r, p, n, 1, name_e, val, k);
-    }
+    char *val = tag_value_room(r, p, n);
+    if (val) tag_pair(r, p, n, 1, name_e, memcpy(val, v, k), k);
   }
   return p + n;
 }
