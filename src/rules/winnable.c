@@ -175,6 +175,7 @@ static const phase schedule[] = {{2, 1, KING_WALK, 60, 1, 0, 2500},
 typedef struct search {
   int winner;
   int width, lds, disc; /* of the phase; disc: discrepancies still allowed on this line */
+  int spine;            /* an LDS step after the first: its discrepancies (see helpmate), or 0 */
   order ord;
   arb_square corner;     /* CORNER, CORNER_NET */
   arb_bitboard diagonal; /* CORNER_NET: the corner's neighbour on the diagonal */
@@ -699,7 +700,12 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
   /* The mating move is the winner's: with one ply left only its checks can mate; with two
    * left the loser's move must leave a mate in one (any move may). */
   if (depth == 1 && !winner_to_move) return 0;
-  if (winner_to_move) {                      /* a mate in one first, from the checks alone */
+  /* A line that has left the best move nowhere in an LDS step after the first is the first
+   * step's line again (the same scores, the same choices): its mates in one were looked for
+   * there, in vain. */
+  const int on_spine = s->spine && s->disc == s->spine;
+  if (winner_to_move && on_spine && depth == 1) return 0;
+  if (winner_to_move && !on_spine) {         /* a mate in one first, from the checks alone */
     uint16_t checking[ARB_MAX_MOVES + ROOM]; /* indices of the checking moves */
     const int nchecks = checking_moves(checks, n, checking);
     /* free: the loser king's flights that nothing attacks now.  After an ordinary move, a square
@@ -1260,6 +1266,7 @@ static void search_phases(search *s, arb__reach *r, const arb_position *pos, uin
         const int depth = s->lds ? ph->max_depth : first + 2 * step;
         if (s->lds ? step > ph->max_disc : depth > ph->max_depth) break;
         s->disc = step;
+        s->spine = s->lds ? step : 0;
         s->mate_len = 0;
         if (!helpmate(s, pos, depth, 0)) continue;
         const int len = s->mate_len;
