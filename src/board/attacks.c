@@ -194,6 +194,8 @@ static void init_tables(void) {
     arb__tab.file_ex[sq] = file;
     arb__tab.diag_ex[sq] = diag;
     arb__tab.anti_ex[sq] = anti;
+    arb__tab.rook_lines[sq] = file | (ARB_RANK_BB(r) ^ ARB_BB(sq));
+    arb__tab.bishop_lines[sq] = diag | anti;
   }
   for (int o = 0; o < 64; o++) {
     const int occ = o << 1; /* the inner squares b..g */

@@ -67,6 +67,8 @@ typedef struct arb__tables {
    * f of the first rank attacks along it when the inner six squares hold the bits o. */
   arb_bitboard file_ex[64], diag_ex[64], anti_ex[64];
   uint8_t rank_attacks[64][8];
+  /* The squares a rook, or a bishop, attacks from each square on an empty board. */
+  arb_bitboard rook_lines[64], bishop_lines[64];
 } arb__tables;
 
 /* Searches magic multipliers from scratch into caller-owned tables (scripts/gen_magics.c
@@ -159,12 +161,8 @@ static inline arb_bitboard arb__attackers_from(const arb_position *p, arb_square
 
 /* The squares a rook, or a bishop, on sq attacks on an empty board (= arb__rook_attacks(sq, 0),
  * without the table): the lines an enemy slider must stand on to check or pin. */
-static inline arb_bitboard arb__rook_lines(arb_square sq) {
-  return arb__tab.file_ex[sq] | (ARB_RANK_BB(sq >> 3) ^ ARB_BB(sq));
-}
-static inline arb_bitboard arb__bishop_lines(arb_square sq) {
-  return arb__tab.diag_ex[sq] | arb__tab.anti_ex[sq];
-}
+static inline arb_bitboard arb__rook_lines(arb_square sq) { return arb__tab.rook_lines[sq]; }
+static inline arb_bitboard arb__bishop_lines(arb_square sq) { return arb__tab.bishop_lines[sq]; }
 
 /* Pieces of colour `by` attacking sq, occupancy occ. */
 static inline arb_bitboard arb__attackers_by(const arb_position *p, arb_square sq, int by,

@@ -7,7 +7,8 @@
  * constant at every call site: LIST writes moves, CHECKS writes them with whether each gives
  * check, COUNT only counts them (popcounts over target sets, used for perft's last ply), ANY
  * stops at the first legal move, LEAVES makes each move on a light child and counts the child's
- * moves (perft's ply above the last: no list, and the make written for the piece that moves).
+ * moves (perft's ply above the last: no list, the make written for the piece that moves, and
+ * the child's checkers not looked for when the move gives no check).
  *
  * Legality without make/unmake:
  * - king moves: the destination must not be attacked with the king removed from the board
@@ -34,7 +35,7 @@ enum { MODE_LIST, MODE_COUNT, MODE_ANY, MODE_CHECKS, MODE_LEAVES };
 static inline __attribute__((always_inline)) int leaves_after(const arb_position *p, int us,
                                                               arb_piece_type type, arb_square from,
                                                               arb_square to, arb_piece_type becomes,
-                                                              arb_square ep);
+                                                              arb_square ep, int quiet);
 static int leaves_after_make(const arb_position *p, int us, arb_move m);
 
 /* King moves: with more targets than this, one map of the enemy's attacks (one lookup per
@@ -110,8 +111,11 @@ static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_b
       const arb_bitboard c_ = mode == MODE_CHECKS ? (checks_) : 0;                                 \
       LIST_TARGETS(from, t_, 0, c_);                                                               \
     } else if (mode == MODE_LEAVES) {                                                              \
-      while (t_)                                                                                   \
-        n += leaves_after(p, us, type, from, arb__pop_lsb(&t_), type, ARB_NO_SQUARE);              \
+      const arb_bitboard c_ = (checks_);                                                           \
+      while (t_) {                                                                                 \
+        const arb_square to_ = arb__pop_lsb(&t_);                                                  \
+        n += leaves_after(p, us, type, from, to_, type, ARB_NO_SQUARE, !((c_ >> to_) & 1));        \
+      }                                                                                            \
     } else {                                                                                       \
       n += arb__popcount(t_);                                                                      \
       if (mode == MODE_ANY && n) return n;                                                         \
@@ -133,9 +137,10 @@ static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_b
         PROMO_MOVES(list, n, from_, to_);                                                          \
       }                                                                                            \
     } else if (mode == MODE_LEAVES) {                                                              \
+      const arb_bitboard c_ = (promo) ? ~UINT64_C(0) : pawn_set_checks(ci, t_, delta);             \
       while (t_) {                                                                                 \
         arb_square to_ = arb__pop_lsb(&t_);                                                        \
-        n += pawn_leaves(p, us, (arb_square)(to_ - (delta)), to_, promo);                          \
+        n += pawn_leaves(p, us, (arb_square)(to_ - (delta)), to_, promo, !((c_ >> to_) & 1));      \
       }                                                                                            \
     } else {                                                                                       \
       n += arb__popcount(t_) * ((promo) ? 4 : 1);                                                  \
@@ -149,18 +154,18 @@ static inline arb_bitboard pawn_push(arb_bitboard b, int us) {
 
 /* MODE_LEAVES: the leaves below the pawn move from -> to (the four promotions when promo). */
 static inline __attribute__((always_inline)) int
-pawn_leaves(const arb_position *p, int us, arb_square from, arb_square to, int promo) {
+pawn_leaves(const arb_position *p, int us, arb_square from, arb_square to, int promo, int quiet) {
   if (promo)
-    return leaves_after(p, us, ARB_PAWN, from, to, ARB_QUEEN, ARB_NO_SQUARE) +
-           leaves_after(p, us, ARB_PAWN, from, to, ARB_ROOK, ARB_NO_SQUARE) +
-           leaves_after(p, us, ARB_PAWN, from, to, ARB_BISHOP, ARB_NO_SQUARE) +
-           leaves_after(p, us, ARB_PAWN, from, to, ARB_KNIGHT, ARB_NO_SQUARE);
+    return leaves_after(p, us, ARB_PAWN, from, to, ARB_QUEEN, ARB_NO_SQUARE, 0) +
+           leaves_after(p, us, ARB_PAWN, from, to, ARB_ROOK, ARB_NO_SQUARE, 0) +
+           leaves_after(p, us, ARB_PAWN, from, to, ARB_BISHOP, ARB_NO_SQUARE, 0) +
+           leaves_after(p, us, ARB_PAWN, from, to, ARB_KNIGHT, ARB_NO_SQUARE, 0);
   arb_square ep = ARB_NO_SQUARE;
   if ((from ^ to) == 16) { /* as arb__make: an en passant square only when a pawn could take */
     const arb_square mid = (arb_square)((from + to) / 2);
     if (arb__ep_capturable(p, us ^ 1, mid)) ep = mid;
   }
-  return leaves_after(p, us, ARB_PAWN, from, to, ARB_PAWN, ep);
+  return leaves_after(p, us, ARB_PAWN, from, to, ARB_PAWN, ep, quiet);
 }
 
 /* Of the targets t of a piece on `from`, those where its move uncovers a check: it stood alone
@@ -224,10 +229,13 @@ static inline int castling_legal(const arb_position *p, int us, int them, arb_bi
   return !attacked && !arb__attackers_by(p, kto, them, occ ^ ARB_BB(r));
 }
 
+/* The generator of every mode.  quiet: the side to move is known not to be in check, so its
+ * checkers are not looked for — MODE_LEAVES's children whose move gives no check, which the
+ * parent tells from its arb__check_info as MODE_CHECKS does (about nine children in ten). */
 static inline __attribute__((always_inline)) int generate(const arb_position *p, arb_move *list,
                                                           const int mode, const int us,
                                                           const arb__check_info *ci,
-                                                          unsigned char *chk) {
+                                                          unsigned char *chk, const int quiet) {
   const int them = us ^ 1;
   const arb_bitboard occ = p->by_type[0];
   const arb_bitboard own = p->by_color[us], opp = p->by_color[them];
@@ -239,10 +247,18 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
       (p->by_type[ARB_ROOK] | p->by_type[ARB_QUEEN]) & opp & arb__rook_lines(ksq);
   const arb_bitboard bq_lines =
       (p->by_type[ARB_BISHOP] | p->by_type[ARB_QUEEN]) & opp & arb__bishop_lines(ksq);
-  const arb_bitboard checkers = arb__leapers_attacking(p, ksq, them) |
-                                (rq_lines ? arb__rook_attacks(ksq, occ) & rq_lines : 0) |
-                                (bq_lines ? arb__bishop_attacks(ksq, occ) & bq_lines : 0);
+  const arb_bitboard checkers = quiet
+                                    ? 0
+                                    : arb__leapers_attacking(p, ksq, them) |
+                                          (rq_lines ? arb__rook_attacks(ksq, occ) & rq_lines : 0) |
+                                          (bq_lines ? arb__bishop_attacks(ksq, occ) & bq_lines : 0);
   int n = 0;
+  /* MODE_LEAVES: which moves give check (their children are not quiet) */
+  arb__check_info leaves_ci;
+  if (mode == MODE_LEAVES) {
+    arb__check_info_init(p, &leaves_ci);
+    ci = &leaves_ci;
+  }
 
   /* King moves: ok, the safe squares (all of them whenever castling is reached below: MODE_ANY
    * stops looking only to return). */
@@ -332,7 +348,7 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
         }
       } else if (mode == MODE_LEAVES) {
         while (t)
-          n += pawn_leaves(p, us, from, arb__pop_lsb(&t), (b & rank7) != 0);
+          n += pawn_leaves(p, us, from, arb__pop_lsb(&t), (b & rank7) != 0, 0);
       } else {
         n += arb__popcount(t) * ((b & rank7) ? 4 : 1);
         if (mode == MODE_ANY && n) return n;
@@ -420,24 +436,24 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
 }
 
 int arb_generate_legal(const arb_position *pos, arb_move *moves) {
-  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_LIST, ARB_WHITE, NULL, NULL)
-                                : generate(pos, moves, MODE_LIST, ARB_BLACK, NULL, NULL);
+  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_LIST, ARB_WHITE, NULL, NULL, 0)
+                                : generate(pos, moves, MODE_LIST, ARB_BLACK, NULL, NULL, 0);
 }
 
 int arb__generate_checks(const arb_position *pos, const arb__check_info *ci, arb_move *moves,
                          unsigned char *checks) {
-  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_CHECKS, ARB_WHITE, ci, checks)
-                                : generate(pos, moves, MODE_CHECKS, ARB_BLACK, ci, checks);
+  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_CHECKS, ARB_WHITE, ci, checks, 0)
+                                : generate(pos, moves, MODE_CHECKS, ARB_BLACK, ci, checks, 0);
 }
 
 int arb_count_legal(const arb_position *pos) {
-  return pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_COUNT, ARB_WHITE, NULL, NULL)
-                                : generate(pos, NULL, MODE_COUNT, ARB_BLACK, NULL, NULL);
+  return pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_COUNT, ARB_WHITE, NULL, NULL, 0)
+                                : generate(pos, NULL, MODE_COUNT, ARB_BLACK, NULL, NULL, 0);
 }
 
 int arb_has_legal_move(const arb_position *pos) {
-  return (pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_ANY, ARB_WHITE, NULL, NULL)
-                                 : generate(pos, NULL, MODE_ANY, ARB_BLACK, NULL, NULL)) != 0;
+  return (pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_ANY, ARB_WHITE, NULL, NULL, 0)
+                                 : generate(pos, NULL, MODE_ANY, ARB_BLACK, NULL, NULL, 0)) != 0;
 }
 
 /* Legality of one move without generating the others: the move must be pseudo-legal by its
@@ -552,11 +568,11 @@ int arb__generate_pseudo(const arb_position *p, arb_move *list) {
 
 /* The count of the legal moves of c, whose side to move is White (Black): not inline, so that
  * MODE_LEAVES calls one copy of the counting generator for every child. */
-static __attribute__((noinline)) int leaves_white(const arb_position *c) {
-  return generate(c, NULL, MODE_COUNT, ARB_WHITE, NULL, NULL);
+static __attribute__((noinline)) int leaves_white(const arb_position *c, int quiet) {
+  return generate(c, NULL, MODE_COUNT, ARB_WHITE, NULL, NULL, quiet);
 }
-static __attribute__((noinline)) int leaves_black(const arb_position *c) {
-  return generate(c, NULL, MODE_COUNT, ARB_BLACK, NULL, NULL);
+static __attribute__((noinline)) int leaves_black(const arb_position *c, int quiet) {
+  return generate(c, NULL, MODE_COUNT, ARB_BLACK, NULL, NULL, quiet);
 }
 
 /* MODE_LEAVES: the count of the legal moves after the piece of type `type` of the side to move
@@ -567,7 +583,7 @@ static __attribute__((noinline)) int leaves_black(const arb_position *c) {
 static inline __attribute__((always_inline)) int leaves_after(const arb_position *p, int us,
                                                               arb_piece_type type, arb_square from,
                                                               arb_square to, arb_piece_type becomes,
-                                                              arb_square ep) {
+                                                              arb_square ep, int quiet) {
   arb_position c;
   const arb_bitboard f = ARB_BB(from), t = ARB_BB(to);
   for (int i = ARB_PAWN; i <= ARB_KING; i++)
@@ -582,7 +598,7 @@ static inline __attribute__((always_inline)) int leaves_after(const arb_position
   if (type == ARB_KING) lost |= ARB_RANK_BB(us == ARB_WHITE ? 0 : 7);
   c.castling_rooks = p->castling_rooks & ~lost;
   c.ep_square = ep;
-  return us == ARB_WHITE ? leaves_black(&c) : leaves_white(&c);
+  return us == ARB_WHITE ? leaves_black(&c, quiet) : leaves_white(&c, quiet);
 }
 
 /* MODE_LEAVES for the rare moves (en passant, castling): made by arb__make on a copy. */
@@ -590,15 +606,16 @@ static int leaves_after_make(const arb_position *p, int us, arb_move m) {
   arb_position c = *p;
   arb_undo u;
   arb__make(&c, m, &u, 0);
-  return us == ARB_WHITE ? leaves_black(&c) : leaves_white(&c);
+  return us == ARB_WHITE ? leaves_black(&c, 0) : leaves_white(&c, 0);
 }
 
 /* Two plies and more: the moves listed and made; at two, MODE_LEAVES (above). */
 static uint64_t perft_rec(const arb_position *p, int depth) {
   if (depth == 1) return (uint64_t)arb_count_legal(p);
   if (depth == 2)
-    return (uint64_t)(p->turn == ARB_WHITE ? generate(p, NULL, MODE_LEAVES, ARB_WHITE, NULL, NULL)
-                                           : generate(p, NULL, MODE_LEAVES, ARB_BLACK, NULL, NULL));
+    return (uint64_t)(p->turn == ARB_WHITE
+                          ? generate(p, NULL, MODE_LEAVES, ARB_WHITE, NULL, NULL, 0)
+                          : generate(p, NULL, MODE_LEAVES, ARB_BLACK, NULL, NULL, 0));
   arb_move moves[ARB_MAX_MOVES];
   const int n = arb_generate_legal(p, moves);
   uint64_t total = 0;
