@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "board/bitboard.h"
+#include "board/board_internal.h"
 #include "board/zobrist.h"
 
 ARB_HIDDEN arb__tables arb__tab;
@@ -231,6 +232,19 @@ static void init_tables(void) {
       }
     }
   }
+  for (int c = 0; c < 2; c++) /* castling (arb__castle) */
+    for (int kf = 0; kf < 8; kf++)
+      for (int rf = 0; rf < 8; rf++) {
+        arb__castle *e = &arb__tab.castle[c][kf][rf];
+        const int base = c == ARB_WHITE ? 0 : 56, k = base + kf, r = base + rf;
+        const int kto = arb__castle_king_to(c, (arb_square)k, (arb_square)r),
+                  rto = arb__castle_rook_to(c, (arb_square)k, (arb_square)r);
+        e->kto = (uint32_t)kto;
+        e->path = arb__tab.between[k][kto];
+        e->empty =
+            (arb__tab.between[k][kto] | ARB_BB(kto) | arb__tab.between[r][rto] | ARB_BB(rto)) &
+            ~(ARB_BB(k) | ARB_BB(r));
+      }
 }
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;

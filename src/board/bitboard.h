@@ -52,6 +52,15 @@ typedef struct arb__magic {
 #define ARB_ROOK_TABLE_SIZE 102400
 #define ARB_BISHOP_TABLE_SIZE 5248
 
+/* Castling with the king on file kf and the rook on file rf of a side's first rank. */
+typedef struct arb__castle {
+  arb_bitboard empty; /* the squares both pass or reach, but for their own two (every square
+                       * between them among them: the king goes to the c- or g-file, the rook
+                       * next to it inside) */
+  arb_bitboard path;  /* the squares the king crosses, its destination left out */
+  uint32_t kto;       /* the king's destination */
+} arb__castle;
+
 typedef struct arb__tables {
   arb__magic rook[64];
   arb__magic bishop[64];
@@ -69,6 +78,7 @@ typedef struct arb__tables {
   uint8_t rank_attacks[64][8];
   /* The squares a rook, or a bishop, attacks from each square on an empty board. */
   arb_bitboard rook_lines[64], bishop_lines[64];
+  arb__castle castle[2][8][8]; /* [colour][king's file][rook's file] */
 } arb__tables;
 
 /* Searches magic multipliers from scratch into caller-owned tables (scripts/gen_magics.c

@@ -207,22 +207,18 @@ static int made_checks(const arb_position *p, arb_move m) {
 }
 
 /* 1 if the side to move, not in check, with its king on ksq, may castle with the rook on r (a
- * rook it has the right to castle with): the squares both pass or reach empty but for the two,
- * and no square the king crosses or reaches attacked.  safe: squares the king's own moves have
- * just found not attacked with the king off the board, not asked again — with it on the board
- * they can only be attacked less. */
+ * rook it has the right to castle with, so both stand on its first rank): the squares both pass
+ * or reach empty but for the two (arb__tab.castle, by their files), and no square the king
+ * crosses or reaches attacked.  safe: squares the king's own moves have just found not attacked
+ * with the king off the board, not asked again — with it on the board they can only be attacked
+ * less.  The king's destination is asked about with the rook off the board (Chess960: the rook
+ * may shield it). */
 static inline int castling_legal(const arb_position *p, int us, int them, arb_bitboard occ,
                                  arb_square ksq, arb_square r, arb_bitboard safe) {
-  /* Every square between king and rook lies on the king's way or the rook's (the king goes to
-   * the c- or g-file, the rook next to it inside): one lookup turns most attempts away before
-   * both ways are worked out. */
-  if (arb__tab.between[ksq][r] & occ) return 0;
-  arb_square kto = arb__castle_king_to(us, ksq, r), rto = arb__castle_rook_to(us, ksq, r);
-  arb_bitboard need_empty =
-      (arb__tab.between[ksq][kto] | ARB_BB(kto) | arb__tab.between[r][rto] | ARB_BB(rto)) &
-      ~(ARB_BB(ksq) | ARB_BB(r));
-  if (need_empty & occ) return 0;
-  arb_bitboard path = arb__tab.between[ksq][kto] & ~safe;
+  const arb__castle *c = &arb__tab.castle[us][ksq & 7][r & 7];
+  if (c->empty & occ) return 0;
+  const arb_square kto = (arb_square)c->kto;
+  arb_bitboard path = c->path & ~safe;
   int attacked = 0;
   while (path && !attacked)
     attacked = arb__attackers_by(p, arb__pop_lsb(&path), them, occ) != 0;
