@@ -1118,6 +1118,37 @@ static void expect_locations(const coll *c, uint64_t line0, uint64_t game0, cons
   cr_expect_eq(g->reps[1].column, 12, "%s: %s", what, problems_of(g));
 }
 
+/* A comment read between games waits until a game without tags takes it (or a tag section drops
+ * it); a problem in it is reported where it stood, however the input was fed (the fuzzer found
+ * the column worked out from the held copy's address instead). */
+Test(pgn_reader, held_comment_problems_located_where_they_stood) {
+  static const char text[] = "1. e4 *\n"                    /* 1 */
+                             "\n"                           /* 2 */
+                             "  {[%illegal no move]}\n"     /* 3: the text at column 4 */
+                             "{[%illegal e2e4]} 1. d4 *\n"; /* 4: the text at column 2 */
+  coll whole = {0}, bytes = {0};
+  read_into(&whole, 0, text, sizeof text - 1, ONE_CHUNK);
+  read_into(&bytes, 0, text, sizeof text - 1, BYTES);
+  cr_assert_eq(whole.n, 2);
+  cr_assert_eq(bytes.n, 2);
+  const grec *g = &whole.g[1];
+  cr_assert_eq(g->nreps, 2, "%s", problems_of(g));
+  for (int i = 0; i < 2; i++) {
+    cr_expect_eq(g->reps[i].problem, ARB_PGN_SYNTAX, "%s", problems_of(g));
+    cr_expect_eq(g->reps[i].line, (uint64_t)(3 + i), "%s", problems_of(g));
+    cr_expect_eq(g->reps[i].column, i == 0 ? 4u : 2u, "%s", problems_of(g));
+    cr_expect_eq(g->reps[i].game, 2, "%s", problems_of(g));
+  }
+  cr_expect_str_eq(whole.log.p, bytes.log.p);
+  cr_assert_eq(bytes.g[1].nreps, 2);
+  for (int i = 0; i < 2; i++) {
+    cr_expect_eq(bytes.g[1].reps[i].line, g->reps[i].line);
+    cr_expect_eq(bytes.g[1].reps[i].column, g->reps[i].column);
+  }
+  coll_free(&whole);
+  coll_free(&bytes);
+}
+
 Test(pgn_reader, error_locations) {
   coll c = {0};
   read_text(&c, 0, located_lf);

@@ -81,9 +81,10 @@ struct arb_pgn_reader {
   uint64_t keys[KEY_RING]; /* repetition keys of the main line, indexed by ply */
 
   /* Comments read between games: a game without tags that follows takes them as its starting
-   * comments, a tag drops them.  Each is a size_t length then its bytes. */
+   * comments, a tag drops them.  Each is a held_place, a size_t length, then its bytes. */
   char *pending;
   size_t pending_len, pending_cap;
+  const struct held_place *held; /* the one being given out (reports about it are there) */
 
   char *scratch; /* text conversion, sized for the token at hand: see scratch_for */
   size_t scratch_cap;
@@ -189,6 +190,12 @@ int arb_pgn_variant_kind(const char *v, size_t n) {
 
 /* ---- locations and errors ---- */
 
+/* Where a comment held between games stood (see hold_comment). */
+typedef struct held_place {
+  uint64_t line;
+  uint32_t column;
+} held_place;
+
 static uint32_t column_of(const arb_pgn_reader *r, const char *p) {
   uint64_t abs = r->base + (uint64_t)(p - r->buf);
   return (uint32_t)(abs - r->line_start + 1);
@@ -229,8 +236,9 @@ static void vreport(arb_pgn_reader *r, int warning, arb_pgn_problem problem, con
   arb_pgn_error e;
   e.problem = problem;
   e.warning = (uint8_t)warning;
-  e.where.line = r->line;
-  e.where.column = at ? column_of(r, at) : 0;
+  /* A held comment's text is no longer in the buffer: where it stood was kept with it. */
+  e.where.line = r->held ? r->held->line : r->line;
+  e.where.column = !at ? 0 : r->held ? r->held->column : column_of(r, at);
   e.where.game = r->state == ST_BETWEEN ? r->game + 1 : r->game;
   e.where.ply = ply;
   e.where.depth = r->depth;
@@ -787,16 +795,19 @@ static void comment_token(arb_pgn_reader *r, const char *t, size_t n) {
 
 /* Keeps a comment read between games (see process_token); bounded like one token. */
 static void hold_comment(arb_pgn_reader *r, const char *t, size_t n) {
-  size_t need = r->pending_len + sizeof n + n;
-  if (need > 2 * (size_t)ARB_PGN_MAX_TOKEN) r->pending_len = 0, need = sizeof n + n;
+  const held_place at = {r->line, column_of(r, t)};
+  const size_t head = sizeof at + sizeof n;
+  size_t need = r->pending_len + head + n;
+  if (need > 2 * (size_t)ARB_PGN_MAX_TOKEN) r->pending_len = 0, need = head + n;
   if (need > r->pending_cap) {
     char *p = realloc(r->pending, need);
     if (!p) return;
     r->pending = p;
     r->pending_cap = need;
   }
-  memcpy(r->pending + r->pending_len, &n, sizeof n);
-  memcpy(r->pending + r->pending_len + sizeof n, t, n);
+  memcpy(r->pending + r->pending_len, &at, sizeof at);
+  memcpy(r->pending + r->pending_len + sizeof at, &n, sizeof n);
+  memcpy(r->pending + r->pending_len + head, t, n);
   r->pending_len = need;
 }
 
@@ -804,10 +815,14 @@ static void hold_comment(arb_pgn_reader *r, const char *t, size_t n) {
 static void release_comments(arb_pgn_reader *r) {
   size_t i = 0;
   while (i < r->pending_len) {
+    held_place at;
     size_t n;
-    memcpy(&n, r->pending + i, sizeof n);
-    i += sizeof n;
+    memcpy(&at, r->pending + i, sizeof at);
+    memcpy(&n, r->pending + i + sizeof at, sizeof n);
+    i += sizeof at + sizeof n;
+    r->held = &at;
     comment_token(r, r->pending + i, n);
+    r->held = NULL;
     i += n;
   }
   r->pending_len = 0;
