@@ -140,7 +140,7 @@ fuzz:
 	CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARB_FUZZ=ON \
 	  -DARB_BUILD_TESTS=OFF >/dev/null
 	cmake --build build/fuzz -j$(JOBS)
-	for t in fen san uci query referee referee_api protocol otb timecontrol pgn pgn_source pgn_split winnable book epd tree engine http ws explain solve audit quiz; do \
+	for t in $$(ls fuzz/corpus); do \
 	  mkdir -p build/fuzz/corpus/$$t && \
 	  ./build/fuzz/fuzz/fuzz_$$t build/fuzz/corpus/$$t fuzz/corpus/$$t \
 	    -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/ || exit 1; \

@@ -170,7 +170,7 @@ static inline arb_bitboard arb__attackers_from(const arb_position *p, arb_square
 }
 
 /* The squares a rook, or a bishop, on sq attacks on an empty board (= arb__rook_attacks(sq, 0),
- * without the table): the lines an enemy slider must stand on to check or pin. */
+ * from a table of their own, 1 KB): the lines an enemy slider must stand on to check or pin. */
 static inline arb_bitboard arb__rook_lines(arb_square sq) { return arb__tab.rook_lines[sq]; }
 static inline arb_bitboard arb__bishop_lines(arb_square sq) { return arb__tab.bishop_lines[sq]; }
 

@@ -227,7 +227,7 @@ static inline int castling_legal(const arb_position *p, int us, int them, arb_bi
 
 /* The generator of every mode.  quiet: the side to move is known not to be in check, so its
  * checkers are not looked for — MODE_LEAVES's children whose move gives no check, which the
- * parent tells from its arb__check_info as MODE_CHECKS does (about nine children in ten). */
+ * parent tells from its arb__check_info as MODE_CHECKS does (most children). */
 static inline __attribute__((always_inline)) int generate(const arb_position *p, arb_move *list,
                                                           const int mode, const int us,
                                                           const arb__check_info *ci,
@@ -573,9 +573,10 @@ static __attribute__((noinline)) int leaves_black(const arb_position *c, int qui
 
 /* MODE_LEAVES: the count of the legal moves after the piece of type `type` of the side to move
  * `us` goes from -> to (it becomes `becomes`: itself, or a promotion's piece; ep: the child's en
- * passant square).  The child is light, made by code that knows the piece: its bitboards, its
- * castling rooks and its en passant square, all the counting reads (no mailbox, key, clocks or
- * undo); a capture is every enemy bitboard without the target square. */
+ * passant square; quiet: the move gives no check, see generate).  The child is light, made by code
+ * that knows the piece: its bitboards, its castling rooks and its en passant square, all the
+ * counting reads (no mailbox, key, clocks or undo); a capture is every enemy bitboard without the
+ * target square. */
 static inline __attribute__((always_inline)) int leaves_after(const arb_position *p, int us,
                                                               arb_piece_type type, arb_square from,
                                                               arb_square to, arb_piece_type becomes,
