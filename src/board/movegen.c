@@ -225,9 +225,10 @@ static inline int castling_legal(const arb_position *p, int us, int them, arb_bi
   return !attacked && !arb__attackers_by(p, kto, them, occ ^ ARB_BB(r));
 }
 
-/* The generator of every mode.  quiet: the side to move is known not to be in check, so its
- * checkers are not looked for — MODE_LEAVES's children whose move gives no check, which the
- * parent tells from its arb__check_info as MODE_CHECKS does (most children). */
+/* The generator of every mode.  ci: arb__check_info_init of p, for MODE_CHECKS and MODE_LEAVES
+ * (which moves give check); NULL otherwise.  quiet: the side to move is known not to be in
+ * check, so its checkers are not looked for — MODE_LEAVES's children whose move gives no check
+ * (most children). */
 static inline __attribute__((always_inline)) int generate(const arb_position *p, arb_move *list,
                                                           const int mode, const int us,
                                                           const arb__check_info *ci,
@@ -249,12 +250,6 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
                                           (rq_lines ? arb__rook_attacks(ksq, occ) & rq_lines : 0) |
                                           (bq_lines ? arb__bishop_attacks(ksq, occ) & bq_lines : 0);
   int n = 0;
-  /* MODE_LEAVES: which moves give check (their children are not quiet) */
-  arb__check_info leaves_ci;
-  if (mode == MODE_LEAVES) {
-    arb__check_info_init(p, &leaves_ci);
-    ci = &leaves_ci;
-  }
 
   /* King moves: ok, the safe squares (all of them whenever castling is reached below: MODE_ANY
    * stops looking only to return). */
@@ -606,13 +601,17 @@ static int leaves_after_make(const arb_position *p, int us, arb_move m) {
   return us == ARB_WHITE ? leaves_black(&c, 0) : leaves_white(&c, 0);
 }
 
-/* Two plies and more: the moves listed and made; at two, MODE_LEAVES (above). */
+/* Two plies and more: the moves listed and made; at two, MODE_LEAVES (above), with the check
+ * information that tells which moves give check (their children are not quiet). */
 static uint64_t perft_rec(const arb_position *p, int depth) {
   if (depth == 1) return (uint64_t)arb_count_legal(p);
-  if (depth == 2)
+  if (depth == 2) {
+    arb__check_info ci;
+    arb__check_info_init(p, &ci);
     return (uint64_t)(p->turn == ARB_WHITE
-                          ? generate(p, NULL, MODE_LEAVES, ARB_WHITE, NULL, NULL, 0)
-                          : generate(p, NULL, MODE_LEAVES, ARB_BLACK, NULL, NULL, 0));
+                          ? generate(p, NULL, MODE_LEAVES, ARB_WHITE, &ci, NULL, 0)
+                          : generate(p, NULL, MODE_LEAVES, ARB_BLACK, &ci, NULL, 0));
+  }
   arb_move moves[ARB_MAX_MOVES];
   const int n = arb_generate_legal(p, moves);
   uint64_t total = 0;

@@ -704,10 +704,9 @@ static int helpmate(search *s, const arb_position *p, int depth, int ply) {
    * step's line again (the same scores, the same choices): its mates in one were looked for
    * there, in vain. */
   const int on_spine = s->spine && s->disc == s->spine;
-  if (winner_to_move && on_spine && depth == 1) return 0;
-  if (winner_to_move && !on_spine) {         /* a mate in one first, from the checks alone */
+  if (winner_to_move) {                      /* a mate in one first, from the checks alone */
     uint16_t checking[ARB_MAX_MOVES + ROOM]; /* indices of the checking moves */
-    const int nchecks = checking_moves(checks, n, checking);
+    const int nchecks = on_spine ? 0 : checking_moves(checks, n, checking);
     /* free: the loser king's flights that nothing attacks now.  After an ordinary move, a square
      * is attacked only if it was, or the moved piece attacks it from its new square, or it lies
      * on a line through the square the piece left (a slider behind it may now see through), or
