@@ -30,6 +30,9 @@
  * which needs both for every move).  MODE_LEAVES: perft's ply above the last, the sum over the
  * legal moves of the child's count of legal moves (see leaves_after). */
 enum { MODE_LIST, MODE_COUNT, MODE_ANY, MODE_CHECKS, MODE_LEAVES };
+/* MODE_COUNT for perft's children: LEAF_QUIET, the side to move is known not to be in check;
+ * LEAF_PLAIN, it has no castling right and there is no en passant square. */
+enum { LEAF_QUIET = 1, LEAF_PLAIN = 2 };
 #define LISTING (mode == MODE_LIST || mode == MODE_CHECKS)
 
 static inline __attribute__((always_inline)) int leaves_after(const arb_position *p, int us,
@@ -232,7 +235,8 @@ static inline int castling_legal(const arb_position *p, int us, int them, arb_bi
 static inline __attribute__((always_inline)) int generate(const arb_position *p, arb_move *list,
                                                           const int mode, const int us,
                                                           const arb__check_info *ci,
-                                                          unsigned char *chk, const int quiet) {
+                                                          unsigned char *chk, const int leaf) {
+  const int quiet = leaf & LEAF_QUIET, plain = leaf & LEAF_PLAIN;
   const int them = us ^ 1;
   const arb_bitboard occ = p->by_type[0];
   const arb_bitboard own = p->by_color[us], opp = p->by_color[them];
@@ -346,7 +350,7 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
       }
     }
     /* En passant: exact test with both pawns removed. */
-    if (p->ep_square != ARB_NO_SQUARE) {
+    if (!plain && p->ep_square != ARB_NO_SQUARE) {
       const arb_square ep = p->ep_square, capsq = (arb_square)(ep ^ 8);
       arb_bitboard cands = arb__tab.pawn[them][ep] & p->by_type[ARB_PAWN] & own;
       while (cands) {
@@ -403,7 +407,7 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
   }
 
   /* Castling. */
-  if (!checkers) {
+  if (!plain && !checkers) {
     arb_bitboard rooks = p->castling_rooks & own;
     while (rooks) {
       arb_square r = arb__pop_lsb(&rooks);
@@ -559,11 +563,27 @@ int arb__generate_pseudo(const arb_position *p, arb_move *list) {
 
 /* The count of the legal moves of c, whose side to move is White (Black): not inline, so that
  * MODE_LEAVES calls one copy of the counting generator for every child. */
-static __attribute__((noinline)) int leaves_white(const arb_position *c, int quiet) {
-  return generate(c, NULL, MODE_COUNT, ARB_WHITE, NULL, NULL, quiet);
-}
-static __attribute__((noinline)) int leaves_black(const arb_position *c, int quiet) {
-  return generate(c, NULL, MODE_COUNT, ARB_BLACK, NULL, NULL, quiet);
+#define LEAVES_FN(name, us, leaf)                                                                  \
+  static __attribute__((noinline)) int name(const arb_position *c) {                               \
+    return generate(c, NULL, MODE_COUNT, us, NULL, NULL, leaf);                                    \
+  }
+LEAVES_FN(leaves_white, ARB_WHITE, 0)
+LEAVES_FN(leaves_white_q, ARB_WHITE, LEAF_QUIET)
+LEAVES_FN(leaves_white_p, ARB_WHITE, LEAF_PLAIN)
+LEAVES_FN(leaves_white_qp, ARB_WHITE, LEAF_QUIET | LEAF_PLAIN)
+LEAVES_FN(leaves_black, ARB_BLACK, 0)
+LEAVES_FN(leaves_black_q, ARB_BLACK, LEAF_QUIET)
+LEAVES_FN(leaves_black_p, ARB_BLACK, LEAF_PLAIN)
+LEAVES_FN(leaves_black_qp, ARB_BLACK, LEAF_QUIET | LEAF_PLAIN)
+#undef LEAVES_FN
+
+static inline __attribute__((always_inline)) int leaves_of(const arb_position *c, int us, int quiet,
+                                                           int plain) {
+  if (us == ARB_WHITE)
+    return plain ? (quiet ? leaves_white_qp(c) : leaves_white_p(c))
+                 : (quiet ? leaves_white_q(c) : leaves_white(c));
+  return plain ? (quiet ? leaves_black_qp(c) : leaves_black_p(c))
+               : (quiet ? leaves_black_q(c) : leaves_black(c));
 }
 
 /* MODE_LEAVES: the count of the legal moves after the piece of type `type` of the side to move
@@ -590,7 +610,8 @@ static inline __attribute__((always_inline)) int leaves_after(const arb_position
   if (type == ARB_KING) lost |= ARB_RANK_BB(us == ARB_WHITE ? 0 : 7);
   c.castling_rooks = p->castling_rooks & ~lost;
   c.ep_square = ep;
-  return us == ARB_WHITE ? leaves_black(&c, quiet) : leaves_white(&c, quiet);
+  return leaves_of(&c, us ^ 1, quiet,
+                   ep == ARB_NO_SQUARE && !(c.castling_rooks & c.by_color[us ^ 1]));
 }
 
 /* MODE_LEAVES for the rare moves (en passant, castling): made by arb__make on a copy. */
@@ -598,7 +619,7 @@ static int leaves_after_make(const arb_position *p, int us, arb_move m) {
   arb_position c = *p;
   arb_undo u;
   arb__make(&c, m, &u, 0);
-  return us == ARB_WHITE ? leaves_black(&c, 0) : leaves_white(&c, 0);
+  return us == ARB_WHITE ? leaves_black(&c) : leaves_white(&c);
 }
 
 /* Two plies and more: the moves listed and made; at two, MODE_LEAVES (above), with the check
