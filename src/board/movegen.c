@@ -35,10 +35,10 @@ enum { MODE_LIST, MODE_COUNT, MODE_ANY, MODE_CHECKS, MODE_LEAVES };
 enum { LEAF_QUIET = 1, LEAF_PLAIN = 2 };
 #define LISTING (mode == MODE_LIST || mode == MODE_CHECKS)
 
-static inline __attribute__((always_inline)) int leaves_after(const arb_position *p, int us,
-                                                              arb_piece_type type, arb_square from,
-                                                              arb_square to, arb_piece_type becomes,
-                                                              arb_square ep, int quiet);
+static inline __attribute__((always_inline)) int
+leaves_after(const arb_position *restrict p, arb_position *restrict w, int us, arb_piece_type type,
+             arb_square from, arb_square to, arb_piece_type becomes, arb_square ep, int quiet,
+             int capture);
 static int leaves_after_make(const arb_position *p, int us, arb_move m);
 
 /* King moves: with more targets than this, one map of the enemy's attacks (one lookup per
@@ -115,9 +115,13 @@ static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_b
       LIST_TARGETS(from, t_, 0, c_);                                                               \
     } else if (mode == MODE_LEAVES) {                                                              \
       const arb_bitboard c_ = (checks_);                                                           \
-      while (t_) {                                                                                 \
-        const arb_square to_ = arb__pop_lsb(&t_);                                                  \
-        n += leaves_after(p, us, type, from, to_, type, ARB_NO_SQUARE, !((c_ >> to_) & 1));        \
+      for (arb_bitboard q_ = t_ & ~opp; q_;) {                                                     \
+        const arb_square to_ = arb__pop_lsb(&q_);                                                  \
+        n += leaves_after(p, w, us, type, from, to_, type, ARB_NO_SQUARE, !((c_ >> to_) & 1), 0);  \
+      }                                                                                            \
+      for (arb_bitboard x_ = t_ & opp; x_;) {                                                      \
+        const arb_square to_ = arb__pop_lsb(&x_);                                                  \
+        n += leaves_after(p, w, us, type, from, to_, type, ARB_NO_SQUARE, !((c_ >> to_) & 1), 1);  \
       }                                                                                            \
     } else {                                                                                       \
       n += arb__popcount(t_);                                                                      \
@@ -125,8 +129,9 @@ static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_b
     }                                                                                              \
   } while (0)
 
-/* Adds pawn moves to the squares of `targets`, each coming from `to - delta`. */
-#define ADD_PAWN_SET(targets, delta, promo)                                                        \
+/* Adds pawn moves to the squares of `targets`, each coming from `to - delta` (captures: 1 when
+ * they all capture, 0 when none does). */
+#define ADD_PAWN_SET(targets, delta, promo, captures)                                              \
   do {                                                                                             \
     arb_bitboard t_ = (targets);                                                                   \
     if (LISTING && !(promo)) {                                                                     \
@@ -143,7 +148,8 @@ static inline void write_checks(unsigned char *chk, int n, arb_bitboard t, arb_b
       const arb_bitboard c_ = (promo) ? ~UINT64_C(0) : pawn_set_checks(ci, t_, delta);             \
       while (t_) {                                                                                 \
         arb_square to_ = arb__pop_lsb(&t_);                                                        \
-        n += pawn_leaves(p, us, (arb_square)(to_ - (delta)), to_, promo, !((c_ >> to_) & 1));      \
+        n += pawn_leaves(p, w, us, (arb_square)(to_ - (delta)), to_, promo, !((c_ >> to_) & 1),    \
+                         captures);                                                                \
       }                                                                                            \
     } else {                                                                                       \
       n += arb__popcount(t_) * ((promo) ? 4 : 1);                                                  \
@@ -156,19 +162,21 @@ static inline arb_bitboard pawn_push(arb_bitboard b, int us) {
 }
 
 /* MODE_LEAVES: the leaves below the pawn move from -> to (the four promotions when promo). */
-static inline __attribute__((always_inline)) int
-pawn_leaves(const arb_position *p, int us, arb_square from, arb_square to, int promo, int quiet) {
+static inline __attribute__((always_inline)) int pawn_leaves(const arb_position *restrict p,
+                                                             arb_position *restrict w, int us,
+                                                             arb_square from, arb_square to,
+                                                             int promo, int quiet, int capture) {
   if (promo)
-    return leaves_after(p, us, ARB_PAWN, from, to, ARB_QUEEN, ARB_NO_SQUARE, 0) +
-           leaves_after(p, us, ARB_PAWN, from, to, ARB_ROOK, ARB_NO_SQUARE, 0) +
-           leaves_after(p, us, ARB_PAWN, from, to, ARB_BISHOP, ARB_NO_SQUARE, 0) +
-           leaves_after(p, us, ARB_PAWN, from, to, ARB_KNIGHT, ARB_NO_SQUARE, 0);
+    return leaves_after(p, w, us, ARB_PAWN, from, to, ARB_QUEEN, ARB_NO_SQUARE, 0, capture) +
+           leaves_after(p, w, us, ARB_PAWN, from, to, ARB_ROOK, ARB_NO_SQUARE, 0, capture) +
+           leaves_after(p, w, us, ARB_PAWN, from, to, ARB_BISHOP, ARB_NO_SQUARE, 0, capture) +
+           leaves_after(p, w, us, ARB_PAWN, from, to, ARB_KNIGHT, ARB_NO_SQUARE, 0, capture);
   arb_square ep = ARB_NO_SQUARE;
   if ((from ^ to) == 16) { /* as arb__make: an en passant square only when a pawn could take */
     const arb_square mid = (arb_square)((from + to) / 2);
     if (arb__ep_capturable(p, us ^ 1, mid)) ep = mid;
   }
-  return leaves_after(p, us, ARB_PAWN, from, to, ARB_PAWN, ep, quiet);
+  return leaves_after(p, w, us, ARB_PAWN, from, to, ARB_PAWN, ep, quiet, capture);
 }
 
 /* Of the targets t of a piece on `from`, those where its move uncovers a check: it stood alone
@@ -229,13 +237,14 @@ static inline int castling_legal(const arb_position *p, int us, int them, arb_bi
 }
 
 /* The generator of every mode.  ci: arb__check_info_init of p, for MODE_CHECKS and MODE_LEAVES
- * (which moves give check); NULL otherwise.  quiet: the side to move is known not to be in
- * check, so its checkers are not looked for — MODE_LEAVES's children whose move gives no check
- * (most children). */
-static inline __attribute__((always_inline)) int generate(const arb_position *p, arb_move *list,
-                                                          const int mode, const int us,
-                                                          const arb__check_info *ci,
-                                                          unsigned char *chk, const int leaf) {
+ * (which moves give check); NULL otherwise.  leaf (MODE_COUNT on perft's children, else 0):
+ * LEAF_QUIET, the side to move is known not to be in check, so its checkers are not looked for
+ * (the children whose move gives no check: most of them); LEAF_PLAIN, no castling and no en
+ * passant to look at.  w: MODE_LEAVES's scratch copy of p, on which the children are made (see
+ * leaves_after); NULL otherwise. */
+static inline __attribute__((always_inline)) int
+generate(const arb_position *restrict p, arb_move *list, const int mode, const int us,
+         const arb__check_info *ci, unsigned char *chk, const int leaf, arb_position *restrict w) {
   const int quiet = leaf & LEAF_QUIET, plain = leaf & LEAF_PLAIN;
   const int them = us ^ 1;
   const arb_bitboard occ = p->by_type[0];
@@ -314,10 +323,10 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
       single &= checkmask;
       arb_bitboard l = pawn_push(arb__west(pw), us) & enemies;
       arb_bitboard r = pawn_push(arb__east(pw), us) & enemies;
-      ADD_PAWN_SET(single, up, promo);
-      ADD_PAWN_SET(dbl, 2 * up, 0);
-      ADD_PAWN_SET(l, upleft, promo);
-      ADD_PAWN_SET(r, upright, promo);
+      ADD_PAWN_SET(single, up, promo, 0);
+      ADD_PAWN_SET(dbl, 2 * up, 0, 0);
+      ADD_PAWN_SET(l, upleft, promo, 1);
+      ADD_PAWN_SET(r, upright, promo, 1);
     }
     /* Pinned pawns (never in check, see `movable`), one by one along their pin line. */
     arb_bitboard pp = pawns & pinned;
@@ -342,8 +351,10 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
           }
         }
       } else if (mode == MODE_LEAVES) {
-        while (t)
-          n += pawn_leaves(p, us, from, arb__pop_lsb(&t), (b & rank7) != 0, 0);
+        while (t) {
+          const arb_square to = arb__pop_lsb(&t);
+          n += pawn_leaves(p, w, us, from, to, (b & rank7) != 0, 0, (int)((opp >> to) & 1));
+        }
       } else {
         n += arb__popcount(t) * ((b & rank7) ? 4 : 1);
         if (mode == MODE_ANY && n) return n;
@@ -431,24 +442,25 @@ static inline __attribute__((always_inline)) int generate(const arb_position *p,
 }
 
 int arb_generate_legal(const arb_position *pos, arb_move *moves) {
-  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_LIST, ARB_WHITE, NULL, NULL, 0)
-                                : generate(pos, moves, MODE_LIST, ARB_BLACK, NULL, NULL, 0);
+  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_LIST, ARB_WHITE, NULL, NULL, 0, NULL)
+                                : generate(pos, moves, MODE_LIST, ARB_BLACK, NULL, NULL, 0, NULL);
 }
 
 int arb__generate_checks(const arb_position *pos, const arb__check_info *ci, arb_move *moves,
                          unsigned char *checks) {
-  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_CHECKS, ARB_WHITE, ci, checks, 0)
-                                : generate(pos, moves, MODE_CHECKS, ARB_BLACK, ci, checks, 0);
+  return pos->turn == ARB_WHITE ? generate(pos, moves, MODE_CHECKS, ARB_WHITE, ci, checks, 0, NULL)
+                                : generate(pos, moves, MODE_CHECKS, ARB_BLACK, ci, checks, 0, NULL);
 }
 
 int arb_count_legal(const arb_position *pos) {
-  return pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_COUNT, ARB_WHITE, NULL, NULL, 0)
-                                : generate(pos, NULL, MODE_COUNT, ARB_BLACK, NULL, NULL, 0);
+  return pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_COUNT, ARB_WHITE, NULL, NULL, 0, NULL)
+                                : generate(pos, NULL, MODE_COUNT, ARB_BLACK, NULL, NULL, 0, NULL);
 }
 
 int arb_has_legal_move(const arb_position *pos) {
-  return (pos->turn == ARB_WHITE ? generate(pos, NULL, MODE_ANY, ARB_WHITE, NULL, NULL, 0)
-                                 : generate(pos, NULL, MODE_ANY, ARB_BLACK, NULL, NULL, 0)) != 0;
+  return (pos->turn == ARB_WHITE
+              ? generate(pos, NULL, MODE_ANY, ARB_WHITE, NULL, NULL, 0, NULL)
+              : generate(pos, NULL, MODE_ANY, ARB_BLACK, NULL, NULL, 0, NULL)) != 0;
 }
 
 /* Legality of one move without generating the others: the move must be pseudo-legal by its
@@ -565,7 +577,7 @@ int arb__generate_pseudo(const arb_position *p, arb_move *list) {
  * MODE_LEAVES calls one copy of the counting generator for every child. */
 #define LEAVES_FN(name, us, leaf)                                                                  \
   static __attribute__((noinline)) int name(const arb_position *c) {                               \
-    return generate(c, NULL, MODE_COUNT, us, NULL, NULL, leaf);                                    \
+    return generate(c, NULL, MODE_COUNT, us, NULL, NULL, leaf, NULL);                              \
   }
 LEAVES_FN(leaves_white, ARB_WHITE, 0)
 LEAVES_FN(leaves_white_q, ARB_WHITE, LEAF_QUIET)
@@ -588,30 +600,46 @@ static inline __attribute__((always_inline)) int leaves_of(const arb_position *c
 
 /* MODE_LEAVES: the count of the legal moves after the piece of type `type` of the side to move
  * `us` goes from -> to (it becomes `becomes`: itself, or a promotion's piece; ep: the child's en
- * passant square; quiet: the move gives no check, see generate).  The child is light, made by code
- * that knows the piece: its bitboards, its castling rooks and its en passant square, all the
- * counting reads (no mailbox, key, clocks or undo); a capture is every enemy bitboard without the
- * target square. */
-static inline __attribute__((always_inline)) int leaves_after(const arb_position *p, int us,
-                                                              arb_piece_type type, arb_square from,
-                                                              arb_square to, arb_piece_type becomes,
-                                                              arb_square ep, int quiet) {
-  arb_position c;
+ * passant square; quiet: the move gives no check, see generate; capture: the move takes the piece
+ * the mailbox of p shows on `to`).  The child is made on w, a copy of p that only this function
+ * changes, by code that knows the piece: the bitboards it changes, the castling rooks and the en
+ * passant square, all the counting reads (no mailbox, key, clocks or undo); then the bitboards are
+ * put back from p.  The child's castling rooks and en passant square are written for every child,
+ * so w's stay whatever the last child's were. */
+static inline __attribute__((always_inline)) int
+leaves_after(const arb_position *restrict p, arb_position *restrict w, int us, arb_piece_type type,
+             arb_square from, arb_square to, arb_piece_type becomes, arb_square ep, int quiet,
+             int capture) {
+  const int them = us ^ 1;
   const arb_bitboard f = ARB_BB(from), t = ARB_BB(to);
-  for (int i = ARB_PAWN; i <= ARB_KING; i++)
-    c.by_type[i] = p->by_type[i] & ~t;
-  c.by_type[type] ^= f;
-  c.by_type[becomes] |= t;
-  c.by_type[0] = (p->by_type[0] ^ f) | t;
-  c.by_color[us] = p->by_color[us] ^ f ^ t;
-  c.by_color[us ^ 1] = p->by_color[us ^ 1] & ~t;
+  const arb_piece_type taken = capture ? ARB_PIECE_TYPE(p->board[to]) : ARB_NO_TYPE;
+  w->by_type[type] ^= f;
+  w->by_type[becomes] ^= t;
+  w->by_color[us] ^= f | t;
+  if (capture) {
+    w->by_type[taken] ^= t;
+    w->by_color[them] ^= t;
+    w->by_type[0] ^= f;
+  } else {
+    w->by_type[0] ^= f | t;
+  }
   /* as arb__make: the rooks on either square, and a king's move all of its side's */
   arb_bitboard lost = f | t;
   if (type == ARB_KING) lost |= ARB_RANK_BB(us == ARB_WHITE ? 0 : 7);
-  c.castling_rooks = p->castling_rooks & ~lost;
-  c.ep_square = ep;
-  return leaves_of(&c, us ^ 1, quiet,
-                   ep == ARB_NO_SQUARE && !(c.castling_rooks & c.by_color[us ^ 1]));
+  w->castling_rooks = p->castling_rooks & ~lost;
+  w->ep_square = ep;
+  const int n =
+      leaves_of(w, them, quiet, ep == ARB_NO_SQUARE && !(w->castling_rooks & w->by_color[them]));
+  /* unmade from p */
+  w->by_type[type] = p->by_type[type];
+  w->by_type[becomes] = p->by_type[becomes];
+  w->by_color[us] = p->by_color[us];
+  w->by_type[0] = p->by_type[0];
+  if (capture) {
+    w->by_type[taken] = p->by_type[taken];
+    w->by_color[them] = p->by_color[them];
+  }
+  return n;
 }
 
 /* MODE_LEAVES for the rare moves (en passant, castling): made by arb__make on a copy. */
@@ -629,9 +657,10 @@ static uint64_t perft_rec(const arb_position *p, int depth) {
   if (depth == 2) {
     arb__check_info ci;
     arb__check_info_init(p, &ci);
+    arb_position w = *p; /* the children, each made on it and unmade */
     return (uint64_t)(p->turn == ARB_WHITE
-                          ? generate(p, NULL, MODE_LEAVES, ARB_WHITE, &ci, NULL, 0)
-                          : generate(p, NULL, MODE_LEAVES, ARB_BLACK, &ci, NULL, 0));
+                          ? generate(p, NULL, MODE_LEAVES, ARB_WHITE, &ci, NULL, 0, &w)
+                          : generate(p, NULL, MODE_LEAVES, ARB_BLACK, &ci, NULL, 0, &w));
   }
   arb_move moves[ARB_MAX_MOVES];
   const int n = arb_generate_legal(p, moves);
