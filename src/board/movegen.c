@@ -250,7 +250,8 @@ generate(const arb_position *restrict p, arb_move *list, const int mode, const i
   const arb_bitboard occ = p->by_type[0];
   const arb_bitboard own = p->by_color[us], opp = p->by_color[them];
   const arb_square ksq = arb__king_sq(p, us);
-  const arb_bitboard their_king = p->by_type[ARB_KING] & opp;
+  /* not a target; perft's children are legal positions, where nothing attacks it */
+  const arb_bitboard their_king = leaf ? 0 : p->by_type[ARB_KING] & opp;
   /* The enemy's sliders on the king's lines, the only ones that can check it or pin to it: most
    * often there are none of one kind or the other, and then the slider tables are not asked. */
   const arb_bitboard rq_lines =
@@ -420,6 +421,21 @@ generate(const arb_position *restrict p, arb_move *list, const int mode, const i
   /* Castling. */
   if (!plain && !checkers) {
     arb_bitboard rooks = p->castling_rooks & own;
+    if (mode == MODE_COUNT && ksq == (us == ARB_WHITE ? 4 : 60)) {
+      /* Counting from the standard squares (king on e1, rooks in the corners): the squares
+       * written out, the one next to the king safe when ok says so (it is a king's target
+       * whenever it is empty), and a corner rook never shields the king's destination. */
+      const int base = us == ARB_WHITE ? 0 : 56;
+      const arb_bitboard corners = ARB_BB(base) | ARB_BB(base + 7);
+      if ((rooks & ARB_BB(base + 7)) && !(occ & (ARB_BB(base + 5) | ARB_BB(base + 6))) &&
+          (ok & ARB_BB(base + 5)) && !arb__attackers_by(p, (arb_square)(base + 6), them, occ))
+        n++;
+      if ((rooks & ARB_BB(base)) &&
+          !(occ & (ARB_BB(base + 1) | ARB_BB(base + 2) | ARB_BB(base + 3))) &&
+          (ok & ARB_BB(base + 3)) && !arb__attackers_by(p, (arb_square)(base + 2), them, occ))
+        n++;
+      rooks &= ~corners;
+    }
     while (rooks) {
       arb_square r = arb__pop_lsb(&rooks);
       /* counting only: keeping ok alive this long costs the listing modes more than it saves */
