@@ -178,6 +178,12 @@ static void init_tables(void) {
 #if ARB_USE_PEXT
   init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs, NULL);
   init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs, NULL);
+  for (int sq = 0; sq < 64; sq++) {
+    arb__tab.rook_pext[sq] = arb__tab.rook[sq].mask;
+    arb__tab.rook_rows[sq] = arb__tab.rook_table + arb__tab.rook[sq].offset;
+    arb__tab.bishop_pext[sq] = arb__tab.bishop[sq].mask;
+    arb__tab.bishop_rows[sq] = arb__tab.bishop_table + arb__tab.bishop[sq].offset;
+  }
 #else
   init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs, known_magics[0]);
   init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs, known_magics[1]);

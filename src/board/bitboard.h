@@ -78,6 +78,12 @@ typedef struct arb__tables {
   uint8_t rank_attacks[64][8];
   /* The squares a rook, or a bishop, attacks from each square on an empty board. */
   arb_bitboard rook_lines[64], bishop_lines[64];
+#if ARB_USE_PEXT
+  /* PEXT's lookups: each square's mask and the first row of its part of the slider table, in
+   * arrays of their own (the square scales straight into both: no 24-byte arb__magic). */
+  arb_bitboard rook_pext[64], bishop_pext[64];
+  const arb_bitboard *rook_rows[64], *bishop_rows[64];
+#endif
   arb__castle castle[2][8][8]; /* [colour][king's file][rook's file] */
 } arb__tables;
 
@@ -90,19 +96,19 @@ void arb__search_magics(arb__magic *rook, arb_bitboard *rook_table, arb__magic *
 extern ARB_HIDDEN arb__tables arb__tab;
 
 static inline arb_bitboard arb__rook_attacks(arb_square sq, arb_bitboard occ) {
-  const arb__magic *m = &arb__tab.rook[sq];
 #if ARB_USE_PEXT
-  return arb__tab.rook_table[m->offset + _pext_u64(occ, m->mask)];
+  return arb__tab.rook_rows[sq][_pext_u64(occ, arb__tab.rook_pext[sq])];
 #else
+  const arb__magic *m = &arb__tab.rook[sq];
   return arb__tab.rook_table[m->offset + (((occ & m->mask) * m->magic) >> m->shift)];
 #endif
 }
 
 static inline arb_bitboard arb__bishop_attacks(arb_square sq, arb_bitboard occ) {
-  const arb__magic *m = &arb__tab.bishop[sq];
 #if ARB_USE_PEXT
-  return arb__tab.bishop_table[m->offset + _pext_u64(occ, m->mask)];
+  return arb__tab.bishop_rows[sq][_pext_u64(occ, arb__tab.bishop_pext[sq])];
 #else
+  const arb__magic *m = &arb__tab.bishop[sq];
   return arb__tab.bishop_table[m->offset + (((occ & m->mask) * m->magic) >> m->shift)];
 #endif
 }
