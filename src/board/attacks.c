@@ -178,16 +178,22 @@ static void init_tables(void) {
 #if ARB_USE_PEXT
   init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs, NULL);
   init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs, NULL);
-  for (int sq = 0; sq < 64; sq++) {
-    arb__tab.rook_pext[sq] = arb__tab.rook[sq].mask;
-    arb__tab.rook_rows[sq] = arb__tab.rook_table + arb__tab.rook[sq].offset;
-    arb__tab.bishop_pext[sq] = arb__tab.bishop[sq].mask;
-    arb__tab.bishop_rows[sq] = arb__tab.bishop_table + arb__tab.bishop[sq].offset;
-  }
 #else
   init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs, known_magics[0]);
   init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs, known_magics[1]);
 #endif
+  for (int sq = 0; sq < 64; sq++) { /* what the lookups read (bitboard.h) */
+    arb__tab.rook_mask[sq] = arb__tab.rook[sq].mask;
+    arb__tab.rook_rows[sq] = arb__tab.rook_table + arb__tab.rook[sq].offset;
+    arb__tab.bishop_mask[sq] = arb__tab.bishop[sq].mask;
+    arb__tab.bishop_rows[sq] = arb__tab.bishop_table + arb__tab.bishop[sq].offset;
+#if !ARB_USE_PEXT
+    arb__tab.rook_magic[sq] = arb__tab.rook[sq].magic;
+    arb__tab.rook_shift[sq] = (uint8_t)arb__tab.rook[sq].shift;
+    arb__tab.bishop_magic[sq] = arb__tab.bishop[sq].magic;
+    arb__tab.bishop_shift[sq] = (uint8_t)arb__tab.bishop[sq].shift;
+#endif
+  }
   for (int sq = 0; sq < 64; sq++) { /* the small slider tables */
     const int f = sq % 8, r = sq / 8;
     arb_bitboard file = 0, diag = 0, anti = 0;

@@ -78,11 +78,14 @@ typedef struct arb__tables {
   uint8_t rank_attacks[64][8];
   /* The squares a rook, or a bishop, attacks from each square on an empty board. */
   arb_bitboard rook_lines[64], bishop_lines[64];
-#if ARB_USE_PEXT
-  /* PEXT's lookups: each square's mask and the first row of its part of the slider table, in
-   * arrays of their own (the square scales straight into both: no 24-byte arb__magic). */
-  arb_bitboard rook_pext[64], bishop_pext[64];
+  /* The slider lookups read these, copied from arb__magic at arb_init: each square's mask and
+   * first row of its part of the slider table (and without PEXT its multiplier and shift), in
+   * arrays of their own, so that the square scales straight into every load. */
+  arb_bitboard rook_mask[64], bishop_mask[64];
   const arb_bitboard *rook_rows[64], *bishop_rows[64];
+#if !ARB_USE_PEXT
+  uint64_t rook_magic[64], bishop_magic[64];
+  uint8_t rook_shift[64], bishop_shift[64];
 #endif
   arb__castle castle[2][8][8]; /* [colour][king's file][rook's file] */
 } arb__tables;
@@ -97,19 +100,19 @@ extern ARB_HIDDEN arb__tables arb__tab;
 
 static inline arb_bitboard arb__rook_attacks(arb_square sq, arb_bitboard occ) {
 #if ARB_USE_PEXT
-  return arb__tab.rook_rows[sq][_pext_u64(occ, arb__tab.rook_pext[sq])];
+  return arb__tab.rook_rows[sq][_pext_u64(occ, arb__tab.rook_mask[sq])];
 #else
-  const arb__magic *m = &arb__tab.rook[sq];
-  return arb__tab.rook_table[m->offset + (((occ & m->mask) * m->magic) >> m->shift)];
+  return arb__tab.rook_rows[sq][((occ & arb__tab.rook_mask[sq]) * arb__tab.rook_magic[sq]) >>
+                                arb__tab.rook_shift[sq]];
 #endif
 }
 
 static inline arb_bitboard arb__bishop_attacks(arb_square sq, arb_bitboard occ) {
 #if ARB_USE_PEXT
-  return arb__tab.bishop_rows[sq][_pext_u64(occ, arb__tab.bishop_pext[sq])];
+  return arb__tab.bishop_rows[sq][_pext_u64(occ, arb__tab.bishop_mask[sq])];
 #else
-  const arb__magic *m = &arb__tab.bishop[sq];
-  return arb__tab.bishop_table[m->offset + (((occ & m->mask) * m->magic) >> m->shift)];
+  return arb__tab.bishop_rows[sq][((occ & arb__tab.bishop_mask[sq]) * arb__tab.bishop_magic[sq]) >>
+                                  arb__tab.bishop_shift[sq]];
 #endif
 }
 
