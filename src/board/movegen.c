@@ -6,9 +6,10 @@
  * One generator body serves five modes, specialised by the compiler because the mode is a
  * constant at every call site: LIST writes moves, CHECKS writes them with whether each gives
  * check, COUNT only counts them (popcounts over target sets, used for perft's last ply), ANY
- * stops at the first legal move, LEAVES makes each move on a light child and counts the child's
- * moves (perft's ply above the last: no list, the make written for the piece that moves, and
- * the child's checkers not looked for when the move gives no check).
+ * stops at the first legal move, LEAVES makes each move on a scratch copy of the position and
+ * counts the child's moves (perft's ply above the last: no list, the make written for the piece
+ * that moves and undone after the count, the child's checkers not looked for when the move gives
+ * no check, its castling and en passant blocks left out when it has neither).
  *
  * Legality without make/unmake:
  * - king moves: the destination must not be attacked with the king removed from the board
