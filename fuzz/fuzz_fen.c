@@ -12,7 +12,10 @@
  *    fixed point;
  *  - every legal move writes as SAN and UCI that read back (strict and lenient SAN, UCI) to the
  *    same move; make/unmake restores the position and keeps the key incremental;
- *  - arb_count_legal, arb_has_legal_move and arb_is_legal agree with arb_generate_legal.
+ *  - arb_count_legal, arb_has_legal_move and arb_is_legal agree with arb_generate_legal;
+ *  - arb_perft to depth 2 (the moves made in place on a scratch copy and the children counted by
+ *    the generator's perft-only copies) equals the sum of arb_count_legal over the children that
+ *    arb_make_move makes (n == 0: 0).
  */
 #include <string.h>
 
@@ -57,6 +60,15 @@ static void check_moves(const arb_position *pos, const char *fen) {
   FUZZ_CHECK_CTX(n >= 0 && n <= ARB_MAX_MOVES, fen);
   FUZZ_CHECK_CTX(arb_count_legal(pos) == n, fen);
   FUZZ_CHECK_CTX(arb_has_legal_move(pos) == (n > 0), fen);
+  FUZZ_CHECK_CTX(arb_perft(pos, 1) == (uint64_t)n, fen);
+  uint64_t two = 0;
+  for (int i = 0; i < n; i++) {
+    arb_position child = *pos;
+    arb_undo u;
+    arb_make_move(&child, moves[i], &u);
+    two += (uint64_t)arb_count_legal(&child);
+  }
+  FUZZ_CHECK_CTX(arb_perft(pos, 2) == two, fen);
 
   for (int i = 0; i < n; i++) {
     arb_move m = moves[i], got;

@@ -260,6 +260,45 @@ Test(board, perft_small) {
   }
 }
 
+/* An accepted position whose side not to move is in check (ARB_FEN_OPPONENT_IN_CHECK): the
+ * check is already there, not given by the move, so perft's last two plies must not take the
+ * children for out of check.  White to move, Black's king in check from a1, counted by hand:
+ * 14 white moves; after the 5 king moves and the 6 rook moves along the a-file Black is still in
+ * check (the h-pawn can neither block nor take: 2 king moves each, but Kxa7 and Kb8 after Ra7),
+ * after Rb1 1 king move and 2 pawn moves, after Rc1 and Rd1 3 and 2: 10 + 12 + 3 + 5 + 5 = 35.
+ * The second position is the one fuzz_fen found (perft 2 against the children counted one by
+ * one). */
+Test(board, perft_when_the_side_not_to_move_is_in_check) {
+  arb_position p;
+  arb_fen_report rep;
+  cr_assert_eq(arb_fen_read(&p, "k7/7p/8/8/8/8/8/R3K3 w - - 0 1", ARB_FEN_PROBLEMS_ALL, &rep),
+               ARB_OK);
+  cr_assert_eq(arb_perft(&p, 1), 14u);
+  cr_assert_eq(arb_perft(&p, 2), 35u);
+  cr_assert_eq(
+      arb_fen_read(&p, "r6r/1b2qk1b/8/8/7B/8/8/3RK2R b KQ - 0 1", ARB_FEN_PROBLEMS_ALL, &rep),
+      ARB_OK);
+  arb_move moves[ARB_MAX_MOVES];
+  const int n = arb_generate_legal(&p, moves);
+  uint64_t two = 0, three = 0;
+  for (int i = 0; i < n; i++) {
+    arb_position c = p;
+    arb_undo u;
+    arb_make_move(&c, moves[i], &u);
+    arb_move replies[ARB_MAX_MOVES];
+    const int k = arb_generate_legal(&c, replies);
+    two += (uint64_t)k;
+    for (int j = 0; j < k; j++) {
+      arb_position g = c;
+      arb_make_move(&g, replies[j], &u);
+      arb_move third[ARB_MAX_MOVES];
+      three += (uint64_t)arb_generate_legal(&g, third);
+    }
+  }
+  cr_assert_eq(arb_perft(&p, 2), two);
+  cr_assert_eq(arb_perft(&p, 3), three);
+}
+
 /* Chess960 start positions by number, against published placements and perft. */
 Test(board, chess960_start_positions) {
   static const struct {

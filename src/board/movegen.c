@@ -693,5 +693,22 @@ static uint64_t perft_rec(const arb_position *p, int depth) {
 
 uint64_t arb_perft(const arb_position *pos, int depth) {
   if (depth <= 0) return 1;
+  /* MODE_LEAVES takes a child to be in check only when the move gives check, and leaves the
+   * enemy king out of its targets: true below a legal move, not below an accepted position whose
+   * side not to move is in check already.  Its moves are made first; their children are legal. */
+  const int them = pos->turn ^ 1;
+  if (depth >= 2 &&
+      arb__attackers_by(pos, arb__king_sq(pos, them), pos->turn, pos->by_type[0]) != 0) {
+    arb_move moves[ARB_MAX_MOVES];
+    const int n = arb_generate_legal(pos, moves);
+    uint64_t total = 0;
+    arb_undo u;
+    for (int i = 0; i < n; i++) {
+      arb_position child = *pos;
+      arb_make_move(&child, moves[i], &u);
+      total += perft_rec(&child, depth - 1);
+    }
+    return total;
+  }
   return perft_rec(pos, depth);
 }
