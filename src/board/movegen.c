@@ -423,19 +423,18 @@ generate(const arb_position *restrict p, arb_move *list, const int mode, const i
   if (!plain && !checkers) {
     arb_bitboard rooks = p->castling_rooks & own;
     if (mode == MODE_COUNT && ksq == (us == ARB_WHITE ? 4 : 60)) {
-      /* Counting from the standard squares (king on e1, rooks in the corners): the squares
-       * written out, the one next to the king safe when ok says so (it is a king's target
-       * whenever it is empty), and a corner rook never shields the king's destination. */
+      /* Counting from the standard squares (king on e1, rooks in the corners), without the
+       * loop: their table entries at fixed places; the king's path is the one square next to it,
+       * safe exactly when ok says so (a king's target whenever it is empty), and a corner rook
+       * never shields the king's destination. */
       const int base = us == ARB_WHITE ? 0 : 56;
-      const arb_bitboard corners = ARB_BB(base) | ARB_BB(base + 7);
-      if ((rooks & ARB_BB(base + 7)) && !(occ & (ARB_BB(base + 5) | ARB_BB(base + 6))) &&
-          (ok & ARB_BB(base + 5)) && !arb__attackers_by(p, (arb_square)(base + 6), them, occ))
-        n++;
-      if ((rooks & ARB_BB(base)) &&
-          !(occ & (ARB_BB(base + 1) | ARB_BB(base + 2) | ARB_BB(base + 3))) &&
-          (ok & ARB_BB(base + 3)) && !arb__attackers_by(p, (arb_square)(base + 2), them, occ))
-        n++;
-      rooks &= ~corners;
+      for (int rf = 7; rf >= 0; rf -= 7) {
+        const arb__castle *c = &arb__tab.castle[us][4][rf];
+        if ((rooks & ARB_BB(base + rf)) && !(c->empty & occ) && !(c->path & ~ok) &&
+            !arb__attackers_by(p, (arb_square)c->kto, them, occ))
+          n++;
+      }
+      rooks &= ~(ARB_BB(base) | ARB_BB(base + 7));
     }
     while (rooks) {
       arb_square r = arb__pop_lsb(&rooks);
@@ -667,18 +666,10 @@ static int leaves_after_make(const arb_position *p, int us, arb_move m) {
   return us == ARB_WHITE ? leaves_black(&c) : leaves_white(&c);
 }
 
-/* Two plies and more: the moves listed and made; at two, MODE_LEAVES (above), with the check
- * information that tells which moves give check (their children are not quiet). */
-static uint64_t perft_rec(const arb_position *p, int depth) {
-  if (depth == 1) return (uint64_t)arb_count_legal(p);
-  if (depth == 2) {
-    arb__check_info ci;
-    arb__check_info_init(p, &ci);
-    arb_position w = *p; /* the children, each made on it and unmade */
-    return (uint64_t)(p->turn == ARB_WHITE
-                          ? generate(p, NULL, MODE_LEAVES, ARB_WHITE, &ci, NULL, 0, &w)
-                          : generate(p, NULL, MODE_LEAVES, ARB_BLACK, &ci, NULL, 0, &w));
-  }
+static uint64_t perft_rec(const arb_position *p, int depth);
+
+/* The moves of p listed and made, and the leaves below each child counted by perft_rec. */
+static uint64_t perft_children(const arb_position *p, int depth) {
   arb_move moves[ARB_MAX_MOVES];
   const int n = arb_generate_legal(p, moves);
   uint64_t total = 0;
@@ -691,6 +682,21 @@ static uint64_t perft_rec(const arb_position *p, int depth) {
   return total;
 }
 
+/* Two plies and more: the moves listed and made; at two, MODE_LEAVES (above), with the check
+ * information that tells which moves give check (their children are not quiet). */
+static uint64_t perft_rec(const arb_position *p, int depth) {
+  if (depth == 1) return (uint64_t)arb_count_legal(p);
+  if (depth == 2) {
+    arb__check_info ci;
+    arb__check_info_init(p, &ci);
+    arb_position w = *p; /* the children, each made on it and unmade */
+    return (uint64_t)(p->turn == ARB_WHITE
+                          ? generate(p, NULL, MODE_LEAVES, ARB_WHITE, &ci, NULL, 0, &w)
+                          : generate(p, NULL, MODE_LEAVES, ARB_BLACK, &ci, NULL, 0, &w));
+  }
+  return perft_children(p, depth);
+}
+
 uint64_t arb_perft(const arb_position *pos, int depth) {
   if (depth <= 0) return 1;
   /* MODE_LEAVES takes a child to be in check only when the move gives check, and leaves the
@@ -698,17 +704,7 @@ uint64_t arb_perft(const arb_position *pos, int depth) {
    * side not to move is in check already.  Its moves are made first; their children are legal. */
   const int them = pos->turn ^ 1;
   if (depth >= 2 &&
-      arb__attackers_by(pos, arb__king_sq(pos, them), pos->turn, pos->by_type[0]) != 0) {
-    arb_move moves[ARB_MAX_MOVES];
-    const int n = arb_generate_legal(pos, moves);
-    uint64_t total = 0;
-    arb_undo u;
-    for (int i = 0; i < n; i++) {
-      arb_position child = *pos;
-      arb_make_move(&child, moves[i], &u);
-      total += perft_rec(&child, depth - 1);
-    }
-    return total;
-  }
+      arb__attackers_by(pos, arb__king_sq(pos, them), pos->turn, pos->by_type[0]) != 0)
+    return perft_children(pos, depth);
   return perft_rec(pos, depth);
 }
