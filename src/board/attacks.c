@@ -175,23 +175,26 @@ static void init_tables(void) {
     arb__tab.pawn[ARB_WHITE][sq] = arb__east(arb__north(b)) | arb__west(arb__north(b));
     arb__tab.pawn[ARB_BLACK][sq] = arb__east(arb__south(b)) | arb__west(arb__south(b));
   }
+  /* Each square's mask, offset, multiplier and shift as found; the lookups read the copies
+   * below, arrays of their own (bitboard.h), so these are needed only here. */
+  arb__magic rook[64], bishop[64];
 #if ARB_USE_PEXT
-  init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs, NULL);
-  init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs, NULL);
+  init_slider(rook, arb__tab.rook_table, rook_dirs, NULL);
+  init_slider(bishop, arb__tab.bishop_table, bishop_dirs, NULL);
 #else
-  init_slider(arb__tab.rook, arb__tab.rook_table, rook_dirs, known_magics[0]);
-  init_slider(arb__tab.bishop, arb__tab.bishop_table, bishop_dirs, known_magics[1]);
+  init_slider(rook, arb__tab.rook_table, rook_dirs, known_magics[0]);
+  init_slider(bishop, arb__tab.bishop_table, bishop_dirs, known_magics[1]);
 #endif
-  for (int sq = 0; sq < 64; sq++) { /* what the lookups read (bitboard.h) */
-    arb__tab.rook_mask[sq] = arb__tab.rook[sq].mask;
-    arb__tab.rook_rows[sq] = arb__tab.rook_table + arb__tab.rook[sq].offset;
-    arb__tab.bishop_mask[sq] = arb__tab.bishop[sq].mask;
-    arb__tab.bishop_rows[sq] = arb__tab.bishop_table + arb__tab.bishop[sq].offset;
+  for (int sq = 0; sq < 64; sq++) {
+    arb__tab.rook_mask[sq] = rook[sq].mask;
+    arb__tab.rook_rows[sq] = arb__tab.rook_table + rook[sq].offset;
+    arb__tab.bishop_mask[sq] = bishop[sq].mask;
+    arb__tab.bishop_rows[sq] = arb__tab.bishop_table + bishop[sq].offset;
 #if !ARB_USE_PEXT
-    arb__tab.rook_magic[sq] = arb__tab.rook[sq].magic;
-    arb__tab.rook_shift[sq] = (uint8_t)arb__tab.rook[sq].shift;
-    arb__tab.bishop_magic[sq] = arb__tab.bishop[sq].magic;
-    arb__tab.bishop_shift[sq] = (uint8_t)arb__tab.bishop[sq].shift;
+    arb__tab.rook_magic[sq] = rook[sq].magic;
+    arb__tab.rook_shift[sq] = (uint8_t)rook[sq].shift;
+    arb__tab.bishop_magic[sq] = bishop[sq].magic;
+    arb__tab.bishop_shift[sq] = (uint8_t)bishop[sq].shift;
 #endif
   }
   for (int sq = 0; sq < 64; sq++) { /* the small slider tables */

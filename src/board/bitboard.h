@@ -62,8 +62,6 @@ typedef struct arb__castle {
 } arb__castle;
 
 typedef struct arb__tables {
-  arb__magic rook[64];
-  arb__magic bishop[64];
   arb_bitboard knight[64];
   arb_bitboard king[64];
   arb_bitboard pawn[2][64];
@@ -78,9 +76,10 @@ typedef struct arb__tables {
   uint8_t rank_attacks[64][8];
   /* The squares a rook, or a bishop, attacks from each square on an empty board. */
   arb_bitboard rook_lines[64], bishop_lines[64];
-  /* The slider lookups read these, copied from arb__magic at arb_init: each square's mask and
-   * first row of its part of the slider table (and without PEXT its multiplier and shift), in
-   * arrays of their own, so that the square scales straight into every load. */
+  /* The slider lookups read these, from the arb__magic that arb_init finds (and keeps no
+   * further): each square's mask and first row of its part of the slider table (and without PEXT
+   * its multiplier and shift), in arrays of their own, so that the square scales straight into
+   * every load. */
   arb_bitboard rook_mask[64], bishop_mask[64];
   const arb_bitboard *rook_rows[64], *bishop_rows[64];
 #if !ARB_USE_PEXT
