@@ -7,7 +7,8 @@
 #                   then the hot paths' instruction budgets (make test-guard), then the whole
 #                   tree built by clang, warnings as errors (make test-clang)
 #   make test-guard callgrind's instruction counts of pgn check, perft, query, the referee, dead
-#                   and solve against tests/perf/budgets (GUARD_UPDATE=1 rewrites them)
+#                   and solve against tests/perf/budgets, and on a CPU with BMI2 and AVX2 those of
+#                   a PEXT build against tests/perf/budgets-pext (GUARD_UPDATE=1 rewrites both)
 #   make bench      perft against Stockfish's `go perft` (ratio), query with/without history,
 #                   winnability on the final positions of games lost on time and on locked
 #                   positions (bench/dead [-n RUNS] [FILE...]),
@@ -82,14 +83,25 @@ test-asan:
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure -j$(JOBS) -LE deep -E '^(format|consumer_pkgconfig|diff_chessops_pgn_corpus|python|wasm)$$'
 
-# The hot paths' instruction counts (callgrind) against tests/perf/budgets, on a portable build
-# (valgrind runs no AVX-512, and the counts must not depend on the CPU); GUARD_UPDATE=1 writes
-# the budgets anew (commit them saying why)
+# The hot paths' instruction counts (callgrind) against budgets, on portable builds (valgrind
+# runs no AVX-512, and the counts must not depend on the CPU); GUARD_UPDATE=1 writes the budgets
+# anew (commit them saying why).  Two builds: slider lookups by magic multiplication (any
+# x86-64, tests/perf/budgets), and by PEXT (what every -march=native build of a CPU with BMI2
+# runs, tests/perf/budgets-pext), the second only where this CPU has BMI2 and AVX2.
+GUARD_PEXT_FLAGS = -mbmi -mbmi2 -mpopcnt -mlzcnt -mavx2
 test-guard:
 	@sh scripts/deps.sh build test
 	cmake -S . -B build/guard -DCMAKE_BUILD_TYPE=Release -DARB_NATIVE=OFF -DARB_BUILD_TESTS=OFF >/dev/null
 	cmake --build build/guard -j$(JOBS) --target arbiter_cli
 	sh tests/perf/guard.sh build/guard/arbiter . $(if $(GUARD_UPDATE),--update)
+	@if grep -qw bmi2 /proc/cpuinfo 2>/dev/null && grep -qw avx2 /proc/cpuinfo; then \
+	  cmake -S . -B build/guard-pext -DCMAKE_BUILD_TYPE=Release -DARB_NATIVE=OFF -DARB_BUILD_TESTS=OFF \
+	    -DCMAKE_C_FLAGS="$(GUARD_PEXT_FLAGS)" >/dev/null && \
+	  cmake --build build/guard-pext -j$(JOBS) --target arbiter_cli && \
+	  sh tests/perf/guard.sh build/guard-pext/arbiter . --budgets tests/perf/budgets-pext $(if $(GUARD_UPDATE),--update); \
+	else \
+	  echo "guard (PEXT): skipped, this CPU has no BMI2 or no AVX2"; \
+	fi
 
 # The whole tree (library, command, server, tests, benchmarks) built by clang as well, every
 # warning an error: the C standards hold for gcc and clang, and only gcc's builds ran the tests

@@ -7,15 +7,31 @@
 # was set.  The budgets move only in a commit that says why: `--update` writes them anew.
 #
 # The binary must be a portable build (no -march=native: valgrind cannot run AVX-512 code, and
-# the counts must not depend on the CPU): `make test-guard` builds one in build/guard.
-# usage: tests/perf/guard.sh ARBITER SOURCE_DIR [--update]
+# the counts must not depend on the CPU): `make test-guard` builds one in build/guard (slider
+# lookups by magic multiplication, tests/perf/budgets) and, where the CPU has BMI2 and AVX2,
+# one in build/guard-pext (the PEXT lookups every -march=native build of such a CPU uses,
+# tests/perf/budgets-pext: `--budgets tests/perf/budgets-pext`).
+# usage: tests/perf/guard.sh ARBITER SOURCE_DIR [--budgets FILE] [--update]
 set -u
 A=$1
 top=$(cd "$2" && pwd)
+shift 2
 update=0
-[ "${3:-}" = --update ] && update=1
-TOLERANCE=${TOLERANCE:-3}
 budgets=$top/tests/perf/budgets
+while [ $# -gt 0 ]; do
+  case $1 in
+  --update) update=1 ;;
+  --budgets)
+    [ $# -ge 2 ] || { echo "guard: --budgets needs a file" >&2; exit 2; }
+    case $2 in /*) budgets=$2 ;; *) budgets=$top/$2 ;; esac
+    shift
+    ;;
+  *) echo "guard: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+TOLERANCE=${TOLERANCE:-3}
+rel=${budgets#"$top"/}
 command -v valgrind >/dev/null 2>&1 || { echo "guard: valgrind is not installed (scripts/deps.sh test)"; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -49,6 +65,7 @@ functions() {
 }
 
 new=$T/budgets
+echo "guard: $A against $rel"
 workloads | while IFS='|' read -r name input args; do
   out=$T/$name.out
   # shellcheck disable=SC2086
@@ -72,7 +89,7 @@ workloads | while IFS='|' read -r name input args; do
   [ $update = 1 ] && { echo "$name: $total instructions"; continue; }
   budget=$(awk -v n="$name" '$1 == n { print $2 }' "$budgets")
   if [ -z "$budget" ]; then
-    echo "FAIL: $name: no budget in tests/perf/budgets (tests/perf/guard.sh ... --update)"
+    echo "FAIL: $name: no budget in $rel (tests/perf/guard.sh ... --update)"
     echo x >>"$T/failed"
     continue
   fi
@@ -99,13 +116,18 @@ if [ $update = 1 ]; then
   {
     echo "# Instruction budgets of tests/perf/guard.sh: NAME INSTRUCTIONS, then NAME:FUNCTION"
     echo "# INSTRUCTIONS for its heaviest functions (to name the one that grew).  Written by"
-    echo "# tests/perf/guard.sh ARBITER . --update on a portable build (make test-guard); move them"
+    if [ "$rel" = tests/perf/budgets ]; then
+      echo "# tests/perf/guard.sh ARBITER . --update on a portable build (make test-guard); move them"
+    else
+      echo "# tests/perf/guard.sh ARBITER . --budgets $rel --update on the portable PEXT build"
+      echo "# (make test-guard: build/guard-pext); move them"
+    fi
     echo "# only in a commit that says why."
     cat "$new"
   } >"$budgets"
-  echo "guard: budgets written to $budgets"
+  echo "guard: budgets written to $rel"
   exit 0
 fi
 [ -s "$T/failed" ] && exit 1
-echo "guard: every hot path within its budget"
+echo "guard: every hot path within its budget ($rel)"
 exit 0
