@@ -11,6 +11,7 @@
 
 #include "forfeit.h"
 #include "refute.h"
+#include "rules/reach.h"
 #include "test_util.h"
 
 #ifndef ARB_TEST_DATA
@@ -760,4 +761,62 @@ Test(dead, knight_never_mates_queens) {
   arb_winnability w;
   cr_expect_eq(arb_winnability_of(&p, ARB_WHITE, 0, &w), ARB_WIN_UNWINNABLE);
   cr_expect_eq(w.proof, ARB_PROOF_MATERIAL);
+}
+
+/* The memo a game keeps between its dead-position tests (arb__is_dead_position_memo): along
+ * random walks behind locked pawns — quiet moves of pieces one at a time, now and then a pawn
+ * move or a capture that changes the structure — the answer with the memo is the answer without
+ * it at every step, and the memo spares enumerations where the walls are open.  Starts: two
+ * boards of real games (lichess, knights and bishops behind locked chains), a bishop that can
+ * cross a wall, and two dead walls (locked walls; fixed pawns). */
+Test(dead, memo_between_moves_answers_the_same) {
+  static const char *const starts[] = {
+      "8/p2n1k2/Pp4p1/1Pp1p1Pp/2P1P2P/3N1K2/8/8 w - - 0 41",
+      "1B6/3kb3/6p1/3p2P1/3PpK2/4P3/8/8 b - - 10 59",
+      "4k3/8/8/p1p1p1p1/P1P1P1P1/8/3B4/4K3 w - - 0 1",
+      "k7/2b5/8/p1p1p1p1/P1P1P1P1/8/4B3/K7 w - - 0 1",
+      "4k3/2b1b3/8/p1p1p1p1/P1P1P1P1/8/4B3/4KB2 w - - 0 1",
+  };
+  uint64_t seed = 12345, reused = 0;
+  long steps = 0, dead = 0;
+  for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+    for (int walk = 0; walk < 4; walk++) {
+      arb_position p = test_fen(starts[k]);
+      arb__dead_memo memo;
+      memset(&memo, 0, sizeof memo);
+      for (int ply = 0; ply < 120; ply++) {
+        const int plain = arb_is_dead_position(&p);
+        cr_assert_eq(arb__is_dead_position_memo(&p, &memo), plain, "start %zu walk %d ply %d", k,
+                     walk, ply);
+        steps++;
+        dead += plain;
+        arb_move moves[ARB_MAX_MOVES], quiet[ARB_MAX_MOVES], other[ARB_MAX_MOVES];
+        const int n = arb_generate_legal(&p, moves);
+        int nq = 0, no = 0;
+        for (int i = 0; i < n; i++) {
+          const arb_square from = ARB_MOVE_FROM(moves[i]), to = ARB_MOVE_TO(moves[i]);
+          const int pawn = ARB_PIECE_TYPE(p.board[from]) == ARB_PAWN;
+          if (!pawn && !p.board[to] && ARB_MOVE_KIND(moves[i]) == ARB_MOVE_NORMAL)
+            quiet[nq++] = moves[i];
+          else
+            other[no++] = moves[i];
+        }
+        seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+        const unsigned r = (unsigned)(seed >> 33);
+        arb_move m;
+        if (nq && (r % 16 || !no))
+          m = quiet[(r / 16) % (unsigned)nq];
+        else if (no)
+          m = other[(r / 16) % (unsigned)no];
+        else
+          break;
+        arb_undo u;
+        arb_make_move(&p, m, &u);
+      }
+      reused += memo.reused;
+    }
+  }
+  cr_expect_gt(steps, 1500, "%ld steps", steps);
+  cr_expect_gt(dead, 100, "dead positions on the walks: %ld", dead);
+  cr_expect_gt(reused, 150, "enumerations spared: %llu", (unsigned long long)reused);
 }

@@ -5,6 +5,7 @@
 #include "game/ending.h"
 
 #include "board/zobrist.h"
+#include "rules/reach.h"
 
 uint64_t arb__repetition_key(const arb_position *p) {
   uint64_t k = p->key;
@@ -13,7 +14,8 @@ uint64_t arb__repetition_key(const arb_position *p) {
 }
 
 arb_termination arb__automatic_ending(const arb_rules *rules, const arb_position *p, int check,
-                                      int mobile, int reps, arb_result *result) {
+                                      int mobile, int reps, arb_result *result,
+                                      arb__dead_memo *dead_memo) {
   *result = ARB_RESULT_DRAW;
   if (!mobile) {
     if (!check) return ARB_TERM_STALEMATE;
@@ -21,7 +23,8 @@ arb_termination arb__automatic_ending(const arb_rules *rules, const arb_position
     return ARB_TERM_CHECKMATE;
   }
   if (arb_is_insufficient_material(p)) return ARB_TERM_INSUFFICIENT_MATERIAL;
-  if (rules->auto_dead_position && arb_is_dead_position(p)) return ARB_TERM_DEAD_POSITION;
+  if (rules->auto_dead_position && arb__is_dead_position_memo(p, dead_memo))
+    return ARB_TERM_DEAD_POSITION;
   if (rules->auto_fivefold && reps >= 5) return ARB_TERM_FIVEFOLD_REPETITION;
   if (rules->auto_seventyfive && p->halfmove_clock >= 150) return ARB_TERM_SEVENTYFIVE_MOVES;
   if (rules->auto_threefold && reps >= 3) return ARB_TERM_THREEFOLD_REPETITION;

@@ -18,6 +18,7 @@
 #include "game/ending.h"
 #include "game/game_internal.h"
 #include "notation/text.h"
+#include "rules/reach.h"
 
 typedef struct ply_rec {
   arb_position pos; /* the position after this ply (ply 0: the start) */
@@ -36,9 +37,10 @@ struct arb_game {
   int offer_by;       /* side with an open draw offer, or -1 */
   arb_move must_play; /* after a wrong claim with an intended move */
   unsigned no_draw_before;
-  int null_moves;         /* arb_game_set_null_moves */
-  int play_on;            /* arb_game_set_play_on */
-  uint64_t search_budget; /* arb_game_set_search_budget */
+  int null_moves;           /* arb_game_set_null_moves */
+  int play_on;              /* arb_game_set_play_on */
+  uint64_t search_budget;   /* arb_game_set_search_budget */
+  arb__dead_memo dead_memo; /* between the dead-position tests after its moves */
 };
 
 const char *arb_result_string(arb_result r) {
@@ -85,8 +87,8 @@ static void set_outcome(arb_game *g, arb_result r, arb_termination t, int automa
  * mobility (has a legal move) the caller knows. */
 static void evaluate(arb_game *g, int check, int mobile) {
   arb_result result;
-  arb_termination t =
-      arb__automatic_ending(g->rules, cur(g), check, mobile, g->plies[g->n].reps, &result);
+  arb_termination t = arb__automatic_ending(g->rules, cur(g), check, mobile, g->plies[g->n].reps,
+                                            &result, &g->dead_memo);
   if (t != ARB_TERM_NONE) set_outcome(g, result, t, 1, -1);
 }
 

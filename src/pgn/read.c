@@ -15,6 +15,7 @@
 #include "game/ending.h"
 #include "notation/text.h"
 #include "pgn/roster.h"
+#include "rules/reach.h"
 
 enum { ST_BETWEEN, ST_HEADER, ST_MOVES, ST_SKIP };
 #define KEY_RING 256 /* main-line keys kept for repetitions (the 75-move rule stops at 150) */
@@ -77,8 +78,9 @@ struct arb_pgn_reader {
   int dead_ply;             /* the main line went on after a dead position reached at this ply
                                (FIDE 5.2.2 ended the game there), else -1 */
   arb_result main_end_result;
-  uint8_t status_pending;  /* main_end not yet evaluated for the main line's position */
-  uint64_t keys[KEY_RING]; /* repetition keys of the main line, indexed by ply */
+  uint8_t status_pending;   /* main_end not yet evaluated for the main line's position */
+  uint64_t keys[KEY_RING];  /* repetition keys of the main line, indexed by ply */
+  arb__dead_memo dead_memo; /* between the main line's dead-position tests (rules/reach.h) */
 
   /* Comments read between games: a game without tags that follows takes them as its starting
    * comments, a tag drops them.  Each is a held_place, a size_t length, then its bytes. */
@@ -381,7 +383,8 @@ static void main_line_status(arb_pgn_reader *r, int mobile_known) {
   int check = !mobile && arb_in_check(&L->pos); /* only mate and stalemate ask */
   int reps = 1;
   if (mobile && L->pos.halfmove_clock >= 8) reps = main_repetitions(r, L);
-  r->main_end = arb__automatic_ending(r->rules, &L->pos, check, mobile, reps, &r->main_end_result);
+  r->main_end = arb__automatic_ending(r->rules, &L->pos, check, mobile, reps, &r->main_end_result,
+                                      &r->dead_memo);
 }
 
 /* ---- the game's beginning and end ---- */
@@ -407,6 +410,7 @@ static void reset_game(arb_pgn_reader *r) {
   r->status_pending = 0;
   r->dead_ply = -1;
   r->junk_reported = 0;
+  r->dead_memo.valid = 0;
 }
 
 static void begin_game(arb_pgn_reader *r) {

@@ -76,10 +76,16 @@ static int same(const packed *a, const packed *b) {
 
 /* Grows the set (items and index) by doubling, up to r->max: 1 done, 0 full or out of memory. */
 static int grow(arb__reach *r) {
-  if (r->lent) return 0;
+  if (r->lent) {
+    r->full = 1;
+    return 0;
+  }
   size_t cap = r->cap ? r->cap * 2 : 64;
   if (cap > r->max) cap = r->max;
-  if (cap <= r->cap) return 0;
+  if (cap <= r->cap) {
+    r->full = 1;
+    return 0;
+  }
   size_t slots = 4;
   while (slots < cap * 2)
     slots *= 2;
@@ -279,6 +285,7 @@ arb__reach_state arb__reach_run(arb__reach *r, uint64_t budget) {
                   (p.board[to] && ARB_MOVE_KIND(moves[i]) != ARB_MOVE_CASTLING);
       if (opens && !r->open) {
         r->state = ARB_REACH_GAVE_UP; /* the walls can open: out of this method's reach */
+        r->opened = 1;
         break;
       }
       arb_position child = p;
@@ -353,13 +360,66 @@ int arb__pawns_locked(const arb_position *p) {
   return (arb__north(white) & ~pawns) == 0 && (arb__south(black) & ~pawns) == 0;
 }
 
-int arb__locked_walls_hold(const arb_position *p, int loser) {
+/* The locked walls' enumeration of p: 1 proven; 0 not, and then *shared (when not NULL) says
+ * whether for a reason every position that reaches p shares (see arb__dead_memo): a capture or
+ * pawn move met, a mate met, or CLOSURE_MAX positions held — not memory run out. */
+static int locked_walls(const arb_position *p, int loser, int *shared) {
+  if (shared) *shared = 0;
   if (!arb__pawns_locked(p)) return 0;
   arb__reach r;
   arb__reach_init(&r, p, loser, 0, CLOSURE_MAX);
-  int proven = arb__reach_run(&r, UINT64_MAX) == ARB_REACH_NO_MATE;
+  const arb__reach_state st = arb__reach_run(&r, UINT64_MAX);
+  if (shared) *shared = st == ARB_REACH_MATE || (st == ARB_REACH_GAVE_UP && (r.opened || r.full));
   arb__reach_free(&r);
-  return proven;
+  return st == ARB_REACH_NO_MATE;
+}
+
+int arb__locked_walls_hold(const arb_position *p, int loser) {
+  return locked_walls(p, loser, NULL);
+}
+
+/* 1 when `before` is reached from `now` by three quiet moves of pieces (no pawn, no capture, no
+ * castling), each legal where it is made: u, a move of the side to move in `now`; the other
+ * side's piece that alone stands elsewhere in `now` than in `before` going back to its square;
+ * u undone — and the position then is `before` exactly (placement, side to move, castling rights,
+ * en passant: the enumeration's own comparison).  The locked walls' enumeration of `now` follows
+ * every such move, so it reaches `before` unless it stops first, and then meets all that
+ * before's met: if that was a capture or a pawn move, a mate, or CLOSURE_MAX positions, it
+ * cannot prove `now` dead either (the set it must enumerate whole holds before's).  Cost: a move
+ * generation and a few moves made, against the enumeration's thousands of positions. */
+static int walks_back_to(const arb_position *now, const arb_position *before) {
+  if (now->turn == before->turn || now->chess960 != before->chess960) return 0;
+  const arb_bitboard diff = now->by_type[0] ^ before->by_type[0];
+  const arb_bitboard to_bb = diff & now->by_type[0], from_bb = diff & before->by_type[0];
+  if (!to_bb || !from_bb || arb__more_than_one(to_bb) || arb__more_than_one(from_bb)) return 0;
+  const arb_square to = arb__lsb(to_bb), from = arb__lsb(from_bb);
+  const arb_piece piece = now->board[to];
+  if (piece != before->board[from] || ARB_PIECE_TYPE(piece) == ARB_PAWN ||
+      (int)ARB_PIECE_COLOR(piece) == now->turn)
+    return 0;
+  packed target;
+  pack(before, &target);
+  const arb_move back = ARB_MOVE_MAKE(to, from);
+  arb_move moves[ARB_MAX_MOVES];
+  const int n = arb_generate_legal(now, moves);
+  for (int i = 0; i < n; i++) {
+    const arb_square c = ARB_MOVE_FROM(moves[i]), d = ARB_MOVE_TO(moves[i]);
+    if (ARB_MOVE_KIND(moves[i]) != ARB_MOVE_NORMAL || now->board[d] || d == from ||
+        ARB_PIECE_TYPE(now->board[c]) == ARB_PAWN)
+      continue;
+    arb_position q = *now;
+    arb_undo u;
+    arb_make_move(&q, moves[i], &u);
+    if (!arb_is_legal(&q, back)) continue;
+    arb_make_move(&q, back, &u);
+    const arb_move undo = ARB_MOVE_MAKE(d, c);
+    if (!arb_is_legal(&q, undo)) continue;
+    arb_make_move(&q, undo, &u);
+    packed got;
+    pack(&q, &got);
+    if (same(&got, &target)) return 1; /* else u changed the castling rights: another */
+  }
+  return 0;
 }
 
 /* The open enumeration for arb_is_dead_position: only on sparse boards where the side to move,
@@ -495,7 +555,22 @@ int arb_cannot_mate(const arb_position *pos, arb_color side) {
   return arb_cannot_mate_within(pos, side, 0);
 }
 
-int arb_is_dead_position(const arb_position *pos) {
+/* The locked walls of the dead-position test, with a game's memo (or NULL). */
+static int walls_hold(const arb_position *pos, arb__dead_memo *memo) {
+  if (!memo) return locked_walls(pos, -1, NULL);
+  if (memo->valid && walks_back_to(pos, &memo->pos)) {
+    memo->pos = *pos; /* what the remembered position met, this one meets too */
+    memo->reused++;
+    return 0;
+  }
+  int shared;
+  const int proven = locked_walls(pos, -1, &shared);
+  memo->valid = shared;
+  if (shared) memo->pos = *pos;
+  return proven;
+}
+
+int arb__is_dead_position_memo(const arb_position *pos, arb__dead_memo *memo) {
   /* With a pawn on the board neither material test can hold (a side with a pawn can mate by
    * material, and it is not insufficient material): only fixed pawns or lanes (walls.c, a few
    * bitboard operations when they cannot hold), a locked wall, or a forced line, can make it
@@ -503,9 +578,11 @@ int arb_is_dead_position(const arb_position *pos) {
    * counts of forced_into_dead. */
   if (pos->by_type[ARB_PAWN])
     return (arb__pawns_face(pos) && leaf(pos, -1)) ||
-           (arb__pawns_locked(pos) && arb__locked_walls_hold(pos, -1)) || forced_into_dead(pos);
+           (arb__pawns_locked(pos) && walls_hold(pos, memo)) || forced_into_dead(pos);
   if (arb_is_insufficient_material(pos) ||
       (arb_cannot_mate_by_material(pos, ARB_WHITE) && arb_cannot_mate_by_material(pos, ARB_BLACK)))
     return 1;
   return forced_into_dead(pos);
 }
+
+int arb_is_dead_position(const arb_position *pos) { return arb__is_dead_position_memo(pos, NULL); }

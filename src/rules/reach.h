@@ -57,6 +57,8 @@ typedef struct arb__reach {
   arb_position start;   /* allocation waits for the first run */
   arb__reach_state state;
   uint64_t nodes; /* positions made (moves played), pruned ones included */
+  int opened;     /* ARB_REACH_GAVE_UP because a capture or pawn move was met (locked mode) */
+  int full;       /* ARB_REACH_GAVE_UP because max_positions were held (not out of memory) */
 } arb__reach;
 
 /* Starts the enumeration from start (which the caller has found not proven by material).
@@ -87,6 +89,24 @@ void arb__reach_free(arb__reach *r);
 /* 1 when every pawn is blocked head-on by a pawn and there is a pawn, and the locked-wall
  * enumeration finds no mate of `loser` (-1: either side) behind the walls. */
 int arb__locked_walls_hold(const arb_position *p, int loser);
+
+/* What a game remembers between the dead-position tests after its moves (game.c, the PGN
+ * reader): the last position whose locked walls the enumeration found open for a reason that
+ * every position from which it can be reached shares — a capture or pawn move, or a mate, within
+ * reach, or more positions than the enumeration holds (valid: 0 none).  Plain data, owned by
+ * the caller; zeroed: nothing remembered. */
+typedef struct arb__dead_memo {
+  arb_position pos;
+  int valid;
+  uint64_t reused; /* enumerations spared (for tests and measurements) */
+} arb__dead_memo;
+
+/* arb_is_dead_position(p), the same answer, with memo (or NULL): where p's pawns are locked and
+ * the remembered position can be reached from p by three quiet moves of pieces — a move of the
+ * side to move, the other side's piece that moved going back, that move undone; so after one
+ * ordinary move of a piece — the enumeration of p could only meet what that position's met,
+ * and is not run (dead.c says why that is sound).  The memo is updated. */
+int arb__is_dead_position_memo(const arb_position *p, arb__dead_memo *memo);
 
 /* 1 when every pawn is blocked head-on by a pawn (of either colour), and there is a pawn. */
 int arb__pawns_locked(const arb_position *p);
